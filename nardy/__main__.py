@@ -1,0 +1,5 @@
+import sys
+
+from nardy.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""nardy.calibration"""
