@@ -1,0 +1,56 @@
+import numpy as np
+import pytest
+
+from nardy.vision.camera import look_at, pose_from_homography
+from nardy.vision.geometry import BoardGeometry, apply_homography, homography_to_image
+from nardy.vision.layout import BoardLayout, Counts, LayoutError, Stack, layout_errors
+
+
+def test_points_tile_the_two_halves_with_the_bar_between() -> None:
+    g = BoardGeometry()
+    xs = [g.point_x(i) for i in range(12)]
+    assert np.all(np.diff(xs) > 0)
+    assert xs[0] == pytest.approx(g.point_width / 2)
+    assert xs[11] == pytest.approx(1 - g.point_width / 2)
+    assert xs[6] - xs[5] == pytest.approx(g.point_width + g.bar_width)
+    assert g.line_capacity == 5
+    tri = g.triangle("bottom", 3)
+    assert tri[2, 1] == pytest.approx(g.height - g.point_len)
+
+
+def test_homography_maps_corners_exactly() -> None:
+    g = BoardGeometry()
+    corners = np.array([[100.0, 80.0], [900.0, 120.0], [950.0, 700.0], [60.0, 650.0]])
+    h = homography_to_image(g, corners)
+    assert np.allclose(apply_homography(h, g.corners()), corners, atol=1e-6)
+
+
+def test_pose_recovered_from_the_board_plane() -> None:
+    g = BoardGeometry()
+    cam = look_at(np.array([0.5, 0.4, 0.0]), 40.0, 10.0, 1.6, 2.0, 900.0, (1280, 720))
+    h = cam.plane_homography(0.0)
+    est = pose_from_homography(h, (1280, 720))
+    assert est.k[0, 0] == pytest.approx(900.0, rel=0.02)
+    lifted = np.array([[0.3, 0.2, -g.checker_height]])
+    assert np.allclose(est.project(lifted), cam.project(lifted), atol=0.5)
+
+
+def test_layout_round_trips_through_json() -> None:
+    layout = BoardLayout.random(np.random.default_rng(3))
+    assert BoardLayout.from_json(layout.json()) == layout
+    assert layout.total("light") == 15 and layout.total("dark") == 15
+    assert layout_errors(layout, layout) == []
+
+
+def test_layout_rejects_impossible_stacks() -> None:
+    with pytest.raises(LayoutError):
+        BoardLayout.from_json({"top": [{"light": 1, "dark": 1}] + [{}] * 11, "bottom": [{}] * 12})
+    with pytest.raises(LayoutError):
+        BoardLayout((Stack("light", 0),) + (Stack(None, 0),) * 11, (Stack(None, 0),) * 12)
+
+
+def test_starting_positions_hold_fifteen_a_side() -> None:
+    for layout in (BoardLayout.short_start(), BoardLayout.long_start()):
+        assert layout.total("light") == 15 and layout.total("dark") == 15
+    wrong = BoardLayout.from_points({("top", 0): ("light", 2)}, bar=Counts(1, 0))
+    assert layout_errors(BoardLayout.empty(), wrong) == ["top[0]", "bar"]

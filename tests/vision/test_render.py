@@ -1,0 +1,40 @@
+import numpy as np
+
+from nardy.vision.layout import BoardLayout
+from nardy.vision.render import Hand
+from nardy.vision.scene import Scene, synthetic_set
+
+
+def test_scene_renders_deterministically_with_corners_inside_the_frame() -> None:
+    a = Scene.random(np.random.default_rng(5), size=(480, 270))
+    b = Scene.random(np.random.default_rng(5), size=(480, 270))
+    sa = a.render(BoardLayout.short_start(), rng=np.random.default_rng(1))
+    sb = b.render(BoardLayout.short_start(), rng=np.random.default_rng(1))
+    assert sa.image.shape == (270, 480, 3) and sa.image.dtype == np.uint8
+    assert np.array_equal(sa.image, sb.image)
+    assert np.all(sa.corners >= 0) and np.all(sa.corners[:, 0] <= 480) and np.all(sa.corners[:, 1] <= 270)
+    assert sa.settled
+
+
+def test_checkers_change_the_picture_where_they_lie() -> None:
+    scene = Scene.random(np.random.default_rng(8), size=(480, 270), tilt=(0.0, 0.0))
+    empty = scene.render(BoardLayout.empty(), rng=np.random.default_rng(0)).image.astype(float)
+    full = scene.render(BoardLayout.from_points({("top", 2): ("dark", 3)}), rng=np.random.default_rng(0))
+    g = scene.geometry
+    inside = scene.project(np.array([g.slot("top", 2, 1)]))[0].astype(int)
+    far = scene.project(np.array([g.slot("bottom", 9, 1)]))[0].astype(int)
+    diff = np.abs(full.image.astype(float) - empty).sum(axis=2)
+    assert diff[inside[1], inside[0]] > 40
+    assert diff[far[1], far[0]] < 40
+
+
+def test_a_hand_makes_the_sample_unsettled() -> None:
+    scene = Scene.random(np.random.default_rng(9), size=(480, 270))
+    sample = scene.render(BoardLayout.long_start(), hands=[Hand(0.4, 0.3)])
+    assert not sample.settled
+
+
+def test_synthetic_set_cycles_styles() -> None:
+    samples = list(synthetic_set(4, 3, size=(320, 180)))
+    assert [s.meta["family"] for s in samples] == ["felt", "walnut", "oak", "painted"]
+    assert all(s.layout.total("light") == 15 for s in samples)
