@@ -1,0 +1,226 @@
+"""Legal play generation on mover boards (see :mod:`nardy.rules.board`).
+
+A step is a tuple ``(src, dst, hit)`` in the mover's numbering. The generator returns, for each
+distinct resulting board, one sequence of steps that reaches it (the first found, in a fixed
+order), after applying the rules that bind a whole turn:
+
+- as many dice as possible are played (four steps for a double);
+- if only one die of a non-double can be played, the larger one when it can be;
+- long nardy: at most ``head_limit`` checkers leave the head (point 24) in a turn;
+- long nardy: no six consecutive points held (along the opponent's path) with no opposing
+  checker ahead of them -- after any single step (strict) or only at the end of the turn.
+
+It is written for speed: plain tuples and lists, no objects per node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+RawStep = tuple[int, int, bool]
+Board = tuple[int, ...]
+Results = dict[Board, tuple[RawStep, ...]]
+
+# Long nardy: the opponent's path in the mover's numbering is 12, 11, ..., 1, 24, 23, ..., 13.
+OPP_PATH: tuple[int, ...] = tuple([*range(12, 0, -1), *range(24, 12, -1)])
+"""``OPP_PATH[t]`` is the mover's point at step ``t`` of the opponent's path (0 = its head)."""
+OPP_INDEX: tuple[int, ...] = tuple([0] + [OPP_PATH.index(q) for q in range(1, 25)])
+"""``OPP_INDEX[q]``: how far along the opponent's path the mover's point ``q`` is."""
+
+NO_LIMIT = 1 << 30
+
+
+@dataclass(frozen=True, slots=True)
+class GenRules:
+    """What the generator needs to know of a variant and its options."""
+
+    long: bool
+    """Long nardy (no hitting, any opposing checker closes a point, head and block rules)."""
+    max_per_point: int = NO_LIMIT
+    """Short nardy folk option: at most this many checkers of one side on a point."""
+    block_strict: bool = True
+    """Long nardy: a 6-block may not exist even in passing (after any single step)."""
+
+
+def block_run(b: Board | list[int], q: int) -> tuple[int, int]:
+    """The run of consecutive mover-held points through ``q`` along the opponent's path.
+
+    Returns ``(first, last)`` path indices (``OPP_INDEX``) of the run.
+    """
+    t = OPP_INDEX[q]
+    lo = t
+    while lo > 0 and b[OPP_PATH[lo - 1]] > 0:
+        lo -= 1
+    hi = t
+    while hi < 23 and b[OPP_PATH[hi + 1]] > 0:
+        hi += 1
+    return lo, hi
+
+
+def illegal_block_at(b: Board | list[int], q: int) -> tuple[int, int] | None:
+    """If point ``q`` is in a run of six or more with no opposing checker ahead, that run."""
+    lo, hi = block_run(b, q)
+    if hi - lo < 5:
+        return None
+    for t in range(hi + 1, 24):
+        if b[OPP_PATH[t]] < 0:
+            return None
+    return lo, hi
+
+
+def illegal_block(b: Board | list[int]) -> tuple[int, int] | None:
+    """The first run of six or more mover-held points with no opposing checker ahead, if any."""
+    t = 0
+    while t < 24:
+        if b[OPP_PATH[t]] > 0:
+            start = t
+            while t < 24 and b[OPP_PATH[t]] > 0:
+                t += 1
+            if t - start >= 6 and not any(b[OPP_PATH[u]] < 0 for u in range(t, 24)):
+                return start, t - 1
+        else:
+            t += 1
+    return None
+
+
+def short_successors(b: Board, d: int, maxpp: int) -> list[tuple[Board, RawStep]]:
+    """Every board one die ``d`` can make in short nardy, with its step."""
+    out: list[tuple[Board, RawStep]] = []
+    if b[25] > 0:
+        dst = 25 - d
+        v = b[dst]
+        if v >= -1 and v < maxpp:
+            nb = list(b)
+            nb[25] -= 1
+            if v == -1:
+                nb[dst] = 1
+                nb[26] += 1
+                out.append((tuple(nb), (25, dst, True)))
+            else:
+                nb[dst] = v + 1
+                out.append((tuple(nb), (25, dst, False)))
+        return out
+    highest = 24
+    while highest > 0 and b[highest] <= 0:
+        highest -= 1
+    can_bear = highest <= 6
+    for s in range(highest, 0, -1):
+        if b[s] <= 0:
+            continue
+        dst = s - d
+        if dst >= 1:
+            v = b[dst]
+            if v < -1 or v >= maxpp:
+                continue
+            nb = list(b)
+            nb[s] -= 1
+            if v == -1:
+                nb[dst] = 1
+                nb[26] += 1
+                out.append((tuple(nb), (s, dst, True)))
+            else:
+                nb[dst] = v + 1
+                out.append((tuple(nb), (s, dst, False)))
+        elif can_bear and (dst == 0 or s == highest):
+            nb = list(b)
+            nb[s] -= 1
+            nb[0] += 1
+            out.append((tuple(nb), (s, 0, False)))
+    return out
+
+
+def long_successors(b: Board, d: int, head_ok: bool, strict: bool) -> list[tuple[Board, RawStep]]:
+    """Every board one die ``d`` can make in long nardy, with its step."""
+    out: list[tuple[Board, RawStep]] = []
+    highest = 24
+    while highest > 0 and b[highest] <= 0:
+        highest -= 1
+    can_bear = highest <= 6
+    for s in range(highest, 0, -1):
+        if b[s] <= 0 or (s == 24 and not head_ok):
+            continue
+        dst = s - d
+        if dst >= 1:
+            v = b[dst]
+            if v < 0:
+                continue
+            nb = list(b)
+            nb[s] -= 1
+            nb[dst] = v + 1
+            if v == 0 and strict and illegal_block_at(nb, dst) is not None:
+                continue
+            out.append((tuple(nb), (s, dst, False)))
+        elif can_bear and (dst == 0 or s == highest):
+            nb = list(b)
+            nb[s] -= 1
+            nb[0] += 1
+            out.append((tuple(nb), (s, 0, False)))
+    return out
+
+
+class Generator:
+    """Generates the legal results of one roll from one mover board."""
+
+    __slots__ = ("rules", "head_floor")
+
+    def __init__(self, rules: GenRules, start: Board, head_limit: int) -> None:
+        self.rules = rules
+        self.head_floor = start[24] - head_limit
+        """Long nardy: the head must keep more than this many checkers."""
+
+    def successors(self, b: Board, d: int) -> list[tuple[Board, RawStep]]:
+        rules = self.rules
+        if rules.long:
+            return long_successors(b, d, b[24] > self.head_floor, rules.block_strict)
+        return short_successors(b, d, rules.max_per_point)
+
+    def final_ok(self, b: Board) -> bool:
+        rules = self.rules
+        return not rules.long or rules.block_strict or illegal_block(b) is None
+
+    def generate(self, start: Board, high: int, low: int) -> Results:
+        """The legal results of the roll ``high``-``low``; empty when no play is possible."""
+        if high == low:
+            return self._doubles(start, high)
+        succ = self.successors
+        ok = self.final_ok
+        both: Results = {}
+        for d1, d2 in ((high, low), (low, high)):
+            for b1, s1 in succ(start, d1):
+                for b2, s2 in succ(b1, d2):
+                    if b2 not in both and ok(b2):
+                        both[b2] = (s1, s2)
+        if both:
+            return both
+        for d in (high, low):
+            one: Results = {}
+            for b1, s1 in succ(start, d):
+                if b1 not in one and ok(b1):
+                    one[b1] = (s1,)
+            if one:
+                return one
+        return {}
+
+    def _doubles(self, start: Board, d: int) -> Results:
+        succ = self.successors
+        layers: list[Results] = [{start: ()}]
+        for _ in range(4):
+            nxt: Results = {}
+            for b, steps in layers[-1].items():
+                for nb, st in succ(b, d):
+                    if nb not in nxt:
+                        nxt[nb] = (*steps, st)
+            if not nxt:
+                break
+            layers.append(nxt)
+        for layer in reversed(layers[1:]):
+            good = {b: s for b, s in layer.items() if self.final_ok(b)}
+            if good:
+                return good
+        return {}
+
+    def any_step(self, start: Board, high: int, low: int) -> bool:
+        """Whether any play at all is possible (cheaper than :meth:`generate`)."""
+        if self.rules.long and not self.rules.block_strict:
+            return bool(self.generate(start, high, low))
+        return any(self.successors(start, d) for d in {high, low})
