@@ -14,6 +14,7 @@ a half-turn shift in long nardy (black's head, white's point 12, is black's 24).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 
 from nardy.rules.color import Color
@@ -100,9 +101,28 @@ def from_mover(board: MoverBoard, template: Position, color: Color | None = None
 def apply_steps(position: Position, steps: Iterable[Step]) -> Position:
     """Move the side to move's checkers along ``steps`` (mover's numbering), checking only physics.
 
-    Raises :class:`IllegalPlayError` naming the step when there is no checker to move or the
-    destination is closed.
+    Notation sorts a play's paths from the highest point, which is not always the order they can
+    be made in (``13/5 6/5*``: the hit on 5 came first). When the written order fails, the other
+    orders are tried. Raises :class:`IllegalPlayError` naming the step when none works: no checker
+    to move, or a closed destination.
     """
+    steps = tuple(steps)
+    try:
+        return _apply_in_order(position, steps)
+    except IllegalPlayError as first_error:
+        if len(steps) > 5:
+            raise
+        for order in itertools.permutations(steps):
+            if order == steps:
+                continue
+            try:
+                return _apply_in_order(position, order)
+            except IllegalPlayError:
+                continue
+        raise first_error from None
+
+
+def _apply_in_order(position: Position, steps: tuple[Step, ...]) -> Position:
     b = list(to_mover(position))
     long = position.variant == "long"
     color = position.turn

@@ -132,7 +132,7 @@ def judge(
     steps, violations = best
     play = Play(Step(*s) for s in steps)
     if not violations:
-        violations = _count_rule(legal_depth(legal), len(steps), steps, roll, variant, b0, first_turn)
+        violations = _count_rule(legal.depth(), len(steps), steps, roll)
     if not violations:  # pragma: no cover - the search and the generator disagree: report, don't hide
         violations = [_Violation("unreachable", f"no legal play of {roll} gives this position")]
     seen: dict[str, None] = {}
@@ -146,13 +146,6 @@ def judge(
         codes=tuple(dict.fromkeys(v.code for v in violations)),
         points=tuple(involved),
     )
-
-
-def legal_depth(legal: Any) -> int:
-    """How many dice the legal plays use (0 when nothing can be played)."""
-    for steps in legal.boards().values():
-        return len(steps)
-    return 0
 
 
 # ---------------------------------------------------------------------------- checks
@@ -360,13 +353,7 @@ def _hop(
 
 
 def _count_rule(
-    depth_max: int,
-    depth: int,
-    steps: tuple[tuple[int, int, bool], ...],
-    roll: Roll,
-    variant: Variant,
-    b0: Board,
-    first_turn: bool,
+    depth_max: int, depth: int, steps: tuple[tuple[int, int, bool], ...], roll: Roll
 ) -> list[_Violation]:
     """The play broke no rule step by step: did it use too few dice, or the wrong one?"""
     if roll.is_double:

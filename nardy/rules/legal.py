@@ -94,6 +94,17 @@ class LegalPlays:
         """The raw results: mover boards (see :mod:`nardy.rules.board`) with one step sequence each."""
         return self._all()
 
+    def depth(self) -> int:
+        """How many steps each legal play has (0 when the roll cannot be played)."""
+        for steps in self._all().values():
+            return len(steps)
+        return 0
+
+    def partial_positions(self) -> Iterator[Position]:
+        """Positions on the way to a legal play, one checker moved at a time (the mover still to move)."""
+        for board in self._gen.partials(self._start, self.roll.high, self.roll.low, self.depth()):
+            yield from_mover(board, self.position)
+
     def find(self, after: Position) -> Play | None:
         """The legal play that turns the position into ``after`` (whoever ``after`` says is to move)."""
         if after.variant != self.position.variant:

@@ -219,6 +219,25 @@ class Generator:
                 return good
         return {}
 
+    def partials(self, start: Board, high: int, low: int, depth: int) -> set[Board]:
+        """Boards on the way to a full play: after 1 .. ``depth - 1`` single steps of the roll.
+
+        Players move one checker at a time; these are the positions a settled board may show
+        while a play of ``depth`` steps is still being made.
+        """
+        out: set[Board] = set()
+        if depth < 2:
+            return out
+        if high != low:
+            for d in (high, low):
+                out.update(b for b, _ in self.successors(start, d))
+            return out
+        layer = {start}
+        for _ in range(depth - 1):
+            layer = {nb for b in layer for nb, _ in self.successors(b, high)}
+            out |= layer
+        return out
+
     def any_step(self, start: Board, high: int, low: int) -> bool:
         """Whether any play at all is possible (cheaper than :meth:`generate`)."""
         if self.rules.long and not self.rules.block_strict:

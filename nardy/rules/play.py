@@ -110,7 +110,8 @@ class Play:
         return self._steps
 
     def _canonical(self) -> str:
-        parts = [_chain_text(points, hits) for points, hits in _chains(self._steps)]
+        chains = sorted(_chains(self._steps), key=lambda c: (-c[0][0], -c[0][-1]))
+        parts = [_chain_text(points, hits) for points, hits in chains]
         out: list[str] = []
         i = 0
         while i < len(parts):

@@ -121,3 +121,11 @@ def test_game_values_long_with_koks_option() -> None:
     assert game_result(koks, pos("long", {}, {14: 15}, off=(15, 0))).multiplier == 2  # type: ignore[union-attr]
     with pytest.raises(ValueError):
         game_result(long, mars, cube=3)
+
+
+def test_apply_finds_the_order_notation_hides() -> None:
+    # the hit on 5 must come before 13/5 lands there, though notation writes 13/5 first
+    p = pos("short", {13: 3, 6: 12}, {5: 1, 24: 14})
+    after = p.apply("13/5 6/5*")
+    assert after.count(Color.WHITE, 5) == 2 and after.bar_black == 1
+    assert Play.from_text("6/5* 13/5").text() == "13/5 6/5*"

@@ -1,0 +1,25 @@
+"""The referee's settings: typed, frozen, with defaults a club can leave alone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeConfig:
+    """How the referee settles readings and decides between candidate positions."""
+
+    settle_seconds: float = 0.6
+    """A reading counts once the board has looked the same, with no hand in view, this long."""
+    min_settled_frames: int = 3
+    """... and over at least this many frames."""
+    accept_margin: float = 4.0
+    """Natural-log likelihood by which the best candidate must beat the next one (about 55:1)."""
+    illegal_margin: float = 8.0
+    """How much better (log) the free reading must explain the board than every legal candidate
+    before the referee calls a play illegal (about 3000:1)."""
+    unreadable_log_likelihood: float = -60.0
+    """Below this (log) even the free reading is too unlikely: the position is unreadable."""
+    unfinished_grace: int = 1
+    """Settled readings a partial play may still show after the opponent threw before the
+    referee raises 'play not finished'."""

@@ -1,0 +1,98 @@
+"""Decoding a settled reading under the rules.
+
+The candidates are every position the mover can have made with the roll: the board unchanged,
+every partial play on the way to a legal one (players move one checker at a time), and every
+legal result. Each is scored by the reading's likelihood; the best is taken when it is clearly
+best. The play is called illegal only when the board is confidently none of them, and the
+rules' judge names the reason. When unsure, the decision says so rather than guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from nardy.referee.config import RefereeConfig
+from nardy.referee.reading import BoardReading
+from nardy.rules import Play, Position, Roll, Variant
+from nardy.rules.judge import Verdict
+
+Kind = Literal["unchanged", "partial", "complete", "illegal", "unsure", "unreadable", "count"]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What a settled reading shows about the mover's play."""
+
+    kind: Kind
+    """``unchanged``: nothing moved yet; ``partial``: on the way to a legal play; ``complete``: a
+    legal play; ``illegal``: confidently none of them; ``count``: checkers are missing or extra;
+    ``unsure``: two candidates explain the board about equally; ``unreadable``: nothing does."""
+    position: Position | None = None
+    """The position the board shows (for ``unchanged``, ``partial``, ``complete``, and the free
+    reading for ``illegal``)."""
+    play: Play | None = None
+    """The legal play, for ``complete``."""
+    verdict: Verdict | None = None
+    """The judge's verdict, for ``illegal`` and ``count``."""
+    margin: float = 0.0
+    """How much better (natural log) the chosen explanation is than the next one."""
+    alternatives: tuple[str, ...] = ()
+    """For ``unsure``: the plays or states that compete."""
+
+
+def decode(
+    variant: Variant,
+    before: Position,
+    roll: Roll,
+    first_turn: bool,
+    reading: BoardReading,
+    config: RefereeConfig,
+) -> Decision:
+    """Decide what ``reading`` shows after the side to move in ``before`` threw ``roll``."""
+    legal = variant.legal_plays(before, roll, first_turn)
+    scored: list[tuple[float, Kind, Position, Play | None]] = [
+        (reading.log_likelihood(before), "unchanged", before, None)
+    ]
+    for play, after in legal.items():
+        scored.append((reading.log_likelihood(after), "complete", after, play))
+    for partial in legal.partial_positions():
+        scored.append((reading.log_likelihood(partial), "partial", partial, None))
+    scored.sort(key=lambda s: -s[0])
+    best_ll, kind, position, play = scored[0]
+    second_ll = scored[1][0] if len(scored) > 1 else float("-inf")
+    free_ll = reading.best_log_likelihood()
+
+    if free_ll - best_ll > config.illegal_margin:
+        return _not_a_candidate(variant, before, roll, first_turn, reading, config, free_ll - best_ll)
+    margin = best_ll - second_ll
+    # a close call matters only when a finished play is one of the two
+    if margin < config.accept_margin and "complete" in (kind, scored[1][1]):
+        names = tuple(_name(s[1], s[3]) for s in scored[:2])
+        return Decision("unsure", position, play, margin=margin, alternatives=names)
+    return Decision(kind, position, play, margin=margin)
+
+
+def _name(kind: str, play: Play | None) -> str:
+    return play.text() if play is not None else kind
+
+
+def _not_a_candidate(
+    variant: Variant,
+    before: Position,
+    roll: Roll,
+    first_turn: bool,
+    reading: BoardReading,
+    config: RefereeConfig,
+    margin: float,
+) -> Decision:
+    if reading.best_log_likelihood() < config.unreadable_log_likelihood:
+        return Decision("unreadable", margin=margin)
+    seen = reading.as_position(variant.name, before.turn.other, before)
+    if seen is None:
+        return Decision("unreadable", margin=margin)
+    verdict = variant.judge(before, seen, roll, first_turn)
+    if verdict.legal:  # the free reading is a candidate after all (it cannot be far better than it)
+        return Decision("unsure", seen, verdict.play, margin=0.0)
+    kind: Kind = "count" if "count" in verdict.codes else "illegal"
+    return Decision(kind, seen, verdict.play, verdict, margin=margin)

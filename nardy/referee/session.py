@@ -1,0 +1,690 @@
+"""The referee: a turn state machine fed by dice events, camera readings and user commands.
+
+It knows whose turn it is, decodes each play from settled readings under the rules, ends a turn
+when the opponent throws, scores games and the match, and raises alerts. Everything it decides is
+an event on its :class:`~nardy.referee.events.EventBus`; :meth:`Referee.state` is the snapshot the
+dashboard draws. All methods are thread-safe: the camera loop, the dice reader and web requests
+call them from their own threads.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from nardy.referee import events as ev
+from nardy.referee.config import RefereeConfig
+from nardy.referee.decode import Decision, decode
+from nardy.referee.events import Alert, EventBus, Severity
+from nardy.referee.match import Cube, CubeError, MatchInfo, MatchScore
+from nardy.referee.reading import BoardReading
+from nardy.referee.settle import Settler
+from nardy.rules import Color, Play, Position, Roll, find_variant
+from nardy.rules.judge import Verdict
+from nardy.rules.scoring import GameResult
+
+Phase = Literal["opening", "playing", "game-over", "match-over"]
+Status = Literal["waiting", "partial", "played", "illegal", "unsure"]
+
+
+class CommandError(ValueError):
+    """A command that cannot be carried out now (the message says why)."""
+
+
+@dataclass
+class Turn:
+    """The turn in progress."""
+
+    mover: Color
+    roll: Roll
+    before: Position
+    first_turn: bool
+    source: str
+    status: Status = "waiting"
+    after: Position | None = None
+    play: Play | None = None
+    verdict: Verdict | None = None
+    queued: tuple[Roll, str] | None = None
+    """The opponent's throw, made before this play was finished."""
+    flags: set[str] = field(default_factory=set)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mover": self.mover.value,
+            "roll": [self.roll.high, self.roll.low],
+            "source": self.source,
+            "status": self.status,
+            "first_turn": self.first_turn,
+            "play": None if self.play is None else self.play.text(),
+            "after": None if self.after is None else self.after.to_json(),
+            "reason": None if self.verdict is None else self.verdict.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """A finished turn, as the game record keeps it."""
+
+    number: int
+    mover: Color
+    roll: Roll
+    play: Play
+    before: Position
+    after: Position
+    source: str
+    flags: frozenset[str]
+    t: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "mover": self.mover.value,
+            "roll": [self.roll.high, self.roll.low],
+            "play": self.play.text(),
+            "before": self.before.to_json(),
+            "after": self.after.to_json(),
+            "source": self.source,
+            "flags": sorted(self.flags),
+        }
+
+
+class Referee:
+    """Follows one match: ``on_roll``, ``on_reading`` and the commands drive it."""
+
+    def __init__(
+        self,
+        info: MatchInfo | None = None,
+        config: RefereeConfig | None = None,
+        bus: EventBus | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config or RefereeConfig()
+        self.clock = clock
+        self.bus = bus or EventBus(clock)
+        self._lock = threading.RLock()
+        self._settler = Settler(self.config)
+        self.alerts: dict[str, Alert] = {}
+        self.dice: dict[str, Any] = {"connected": None, "device": None, "battery": None, "state": "idle"}
+        self.camera: dict[str, Any] = {"ok": None, "message": ""}
+        self.last_reading: BoardReading | None = None
+        self._setup_ok = True
+        self.start_match(info or MatchInfo())
+
+    # ================================================================== match and game
+    def start_match(self, info: MatchInfo) -> None:
+        """Begin a new match (the current one, if any, is left as it is)."""
+        with self._lock:
+            self.info = info
+            self.variant = find_variant(info.variant, **info.options)
+            self.score = MatchScore()
+            self.game_number = 0
+            self.bus.emit("match-started", match=info.to_json())
+            self._new_game()
+
+    def _new_game(self) -> None:
+        self.game_number += 1
+        self.position = Position.initial(self.variant.name)
+        self.phase: Phase = "opening"
+        self.to_move: Color | None = None
+        self.turn: Turn | None = None
+        self.played: set[Color] = set()
+        self.moves: list[TurnRecord] = []
+        self.cube = Cube()
+        self.result: GameResult | None = None
+        self._settler.reset()
+        self.bus.emit(
+            "game-started",
+            game=self.game_number,
+            crawford=self.score.crawford_game,
+            score=self.score.to_json(),
+            position=self.position.to_json(),
+        )
+
+    # ================================================================== dice
+    def on_roll(self, dice: tuple[int, int], source: str = "e-dice") -> None:
+        """A throw of both dice settled (from a hub, manual entry or a replay)."""
+        with self._lock:
+            roll = Roll(*dice)
+            self.dice["state"] = "settled"
+            self.dice["last"] = [dice[0], dice[1]]
+            self.dice["source"] = source
+            if self.phase == "match-over":
+                self._alert(ev.OUT_OF_TURN, "warning", "the match is over: start a new match to go on")
+                return
+            if self.phase == "game-over":
+                self._new_game()
+            if self.phase == "opening":
+                self._opening(dice, source)
+                return
+            self._roll_in_play(roll, source)
+
+    def _opening(self, dice: tuple[int, int], source: str) -> None:
+        a, b = dice
+        if not self._setup_ok:
+            self._alert(ev.BOARD_CHANGED, "warning", "set up the starting position before the opening throw")
+        if a == b:
+            self.bus.emit("opening-tie", dice=[a, b], source=source)
+            return
+        winner = Color.WHITE if a > b else Color.BLACK
+        self.phase = "playing"
+        self.bus.emit("opening", dice=[a, b], first=winner.value, source=source)
+        if self.variant.options.opening == "sports":
+            self._start_turn(winner, Roll(a, b), source)
+        else:
+            self.to_move = winner
+
+    def _roll_in_play(self, roll: Roll, source: str) -> None:
+        turn = self.turn
+        if turn is None:
+            assert self.to_move is not None
+            self._start_turn(self.to_move, roll, source)
+            return
+        if turn.status == "played":
+            self._commit()
+            self._start_turn(turn.mover.other, roll, source)
+            return
+        if turn.status == "illegal" and self.variant.options.illegal_play == "accept":
+            turn.flags.add("accepted")
+            self.bus.emit("illegal-accepted", mover=turn.mover.value, play=_text(turn.play))
+            self._commit(after=turn.after)
+            self._start_turn(turn.mover.other, roll, source)
+            return
+        if turn.status == "waiting":
+            self._alert(
+                ev.OUT_OF_TURN,
+                "warning",
+                f"dice thrown out of turn: {turn.mover} has not played {turn.roll} yet",
+            )
+            self.bus.emit("roll-ignored", dice=[roll.high, roll.low], source=source, reason="out of turn")
+            return
+        turn.queued = (roll, source)
+        if turn.status == "illegal":
+            text = f"{turn.mover.other} threw before {turn.mover}'s illegal play was put right"
+        else:
+            text = f"{turn.mover}'s play of {turn.roll} was not finished before {turn.mover.other} threw"
+        self._alert(ev.UNFINISHED_PLAY, "warning", text)
+
+    def _start_turn(self, mover: Color, roll: Roll, source: str) -> None:
+        before = self.position.with_turn(mover)
+        self.position = before
+        self.to_move = mover
+        self.turn = Turn(mover, roll, before, mover not in self.played, source)
+        legal = self.variant.legal_plays(before, roll, self.turn.first_turn)
+        self.bus.emit(
+            "roll",
+            mover=mover.value,
+            dice=[roll.high, roll.low],
+            source=source,
+            first_turn=self.turn.first_turn,
+            legal=len(legal),
+        )
+        self._clear(ev.OUT_OF_TURN)
+        if not legal:
+            self.bus.emit("no-play", mover=mover.value, dice=[roll.high, roll.low])
+            self.turn.status = "played"
+            self.turn.after = before
+            self.turn.play = Play()
+            self._commit()
+            return
+        self._settler.reset()
+        if self.last_reading is not None and self.last_reading.settled:
+            self._on_settled(self.last_reading)
+
+    def _commit(self, after: Position | None = None) -> None:
+        turn = self.turn
+        assert turn is not None
+        final = after or turn.after or turn.before
+        record = TurnRecord(
+            len(self.moves) + 1,
+            turn.mover,
+            turn.roll,
+            turn.play if turn.play is not None else Play(),
+            turn.before,
+            final.with_turn(turn.mover.other),
+            turn.source,
+            frozenset(turn.flags),
+            self.clock(),
+        )
+        self.moves.append(record)
+        self.played.add(turn.mover)
+        self.position = record.after
+        self.to_move = turn.mover.other
+        self.turn = None
+        for code in (ev.ILLEGAL_PLAY, ev.UNFINISHED_PLAY, ev.LOOK, ev.COUNT_CHANGED):
+            self._clear(code)
+        self.bus.emit("turn-ended", turn=record.to_json(), game=self.game_number)
+        if turn.queued is not None:
+            roll, source = turn.queued
+            self._start_turn(self.to_move, roll, source)
+
+    # ================================================================== camera
+    def on_reading(self, reading: BoardReading, t: float | None = None) -> None:
+        """A camera reading (every frame); decided on once it has settled."""
+        with self._lock:
+            now = self.clock() if t is None else t
+            was_settled = self._settler.disturbed_since is None
+            settled = self._settler.feed(reading, now)
+            self.last_reading = reading if reading.settled else self.last_reading
+            if was_settled != (self._settler.disturbed_since is None):
+                self.bus.emit("board", settled=reading.settled, where=list(reading.unsettled))
+            if settled is not None:
+                self.last_reading = settled
+                self._on_settled(settled)
+
+    def _on_settled(self, reading: BoardReading) -> None:
+        if self.phase in ("opening", "game-over", "match-over"):
+            start = Position.initial(self.variant.name)
+            self._setup_ok = (
+                reading.best_log_likelihood() - reading.log_likelihood(start) < self.config.illegal_margin
+            )
+            if self._setup_ok:
+                self._clear(ev.BOARD_CHANGED)
+            return
+        turn = self.turn
+        if turn is None:
+            self._check_unchanged(reading)
+            return
+        decision = decode(self.variant, turn.before, turn.roll, turn.first_turn, reading, self.config)
+        if turn.first_turn and not self.moves and decision.kind in ("illegal", "unreadable", "count"):
+            decision = self._maybe_other_opener(turn, reading, decision)
+        self._apply(turn, decision)
+
+    def _maybe_other_opener(self, turn: Turn, reading: BoardReading, decision: Decision) -> Decision:
+        """The opening throw's dice may be the other way round: the other side may have moved."""
+        other = turn.before.with_turn(turn.mover.other)
+        alt = decode(self.variant, other, turn.roll, True, reading, self.config)
+        if alt.kind in ("complete", "partial"):
+            self.bus.emit(
+                "opening", dice=[turn.roll.high, turn.roll.low], first=other.turn.value, corrected=True
+            )
+            turn.mover = other.turn
+            turn.before = other
+            self.position = other
+            self.to_move = other.turn
+            return alt
+        return decision
+
+    def _check_unchanged(self, reading: BoardReading) -> None:
+        """No throw pending: the board should stay as it is."""
+        gap = reading.best_log_likelihood() - reading.log_likelihood(self.position)
+        if gap > self.config.illegal_margin:
+            seen = reading.as_position(self.variant.name, self.position.turn, self.position)
+            points: tuple[int, ...] = ()
+            if seen is not None:
+                points = tuple(i + 1 for i in range(24) if seen.points[i] != self.position.points[i])
+            who = self.to_move.value if self.to_move else "nobody"
+            self._alert(
+                ev.BOARD_CHANGED, "warning", f"the board changed with no throw ({who} to throw)", points
+            )
+        else:
+            self._clear(ev.BOARD_CHANGED)
+
+    def _apply(self, turn: Turn, decision: Decision) -> None:
+        kind = decision.kind
+        if kind in ("unreadable", "count"):
+            if kind == "count" and decision.verdict is not None:
+                self._alert(ev.COUNT_CHANGED, "warning", decision.verdict.reason or "checker count changed")
+            else:
+                self._alert(ev.UNREADABLE, "warning", "the position cannot be read: please check the board")
+            return
+        self._clear(ev.UNREADABLE)
+        self._clear(ev.COUNT_CHANGED)
+        if kind == "unsure":
+            options = " or ".join(decision.alternatives)
+            self._alert(ev.LOOK, "info", f"please look: is it {options}?")
+            turn.status = "unsure"
+            return
+        self._clear(ev.LOOK)
+        previous = turn.status
+        if kind == "illegal":
+            verdict = decision.verdict
+            assert verdict is not None
+            if previous != "illegal" or turn.after != decision.position:
+                turn.status = "illegal"
+                turn.after = decision.position
+                turn.play = verdict.play
+                turn.verdict = verdict
+                turn.flags.add("illegal")
+                self.bus.emit(
+                    "illegal",
+                    mover=turn.mover.value,
+                    dice=[turn.roll.high, turn.roll.low],
+                    play=_text(verdict.play),
+                    reason=verdict.reason,
+                    codes=list(verdict.codes),
+                    points=list(verdict.points),
+                    position=None if decision.position is None else decision.position.to_json(),
+                )
+                policy = self.variant.options.illegal_play
+                tail = (
+                    "put it back and play the same dice again"
+                    if policy == "enforce"
+                    else "the opponent may accept it"
+                )
+                self._alert(
+                    ev.ILLEGAL_PLAY,
+                    "error",
+                    f"illegal play by {turn.mover}: {verdict.reason} — {tail}",
+                    verdict.points,
+                )
+            return
+        self._clear(ev.ILLEGAL_PLAY)
+        turn.verdict = None
+        if kind == "unchanged":
+            if previous in ("played", "partial", "illegal"):
+                self.bus.emit("take-back", mover=turn.mover.value)
+            turn.status = "waiting"
+            turn.after = None
+            turn.play = None
+            return
+        if kind == "partial":
+            turn.status = "partial"
+            return
+        # a complete legal play
+        assert decision.position is not None and decision.play is not None
+        changed = previous != "played" or turn.after is None or not turn.after.same_board(decision.position)
+        turn.flags.discard("illegal")  # put right: the play that stands is legal
+        turn.status = "played"
+        turn.after = decision.position
+        turn.play = decision.play
+        if changed:
+            self.bus.emit(
+                "play",
+                mover=turn.mover.value,
+                dice=[turn.roll.high, turn.roll.low],
+                play=decision.play.text(),
+                margin=round(decision.margin, 2),
+                position=decision.position.to_json(),
+                flags=sorted(turn.flags),
+            )
+        result = self.variant.result(decision.position, self.cube.value)
+        if result is not None:
+            self._commit()
+            self._end_game(result)
+            return
+        if turn.queued is not None:
+            self._clear(ev.UNFINISHED_PLAY)
+            self._commit()
+
+    # ================================================================== game end
+    def _end_game(self, result: GameResult) -> None:
+        self.result = result
+        self.score = self.score.after(result, self.info.length, self.variant.options.crawford)
+        self.phase = "game-over"
+        self.turn = None
+        self.bus.emit("game-over", game=self.game_number, result=result.to_json(), score=self.score.to_json())
+        match_winner = self.score.winner(self.info.length)
+        if match_winner is not None:
+            self.phase = "match-over"
+            self.bus.emit("match-over", winner=match_winner.value, score=self.score.to_json())
+
+    # ================================================================== alerts from outside
+    def report_alert(self, code: str, severity: Severity, text: str) -> None:
+        """An alert from another part (camera moved, dice disconnected, storage full ...)."""
+        with self._lock:
+            self._alert(code, severity, text)
+
+    def clear_alert(self, code: str) -> None:
+        with self._lock:
+            self._clear(code)
+
+    def _alert(self, code: str, severity: Severity, text: str, points: tuple[int, ...] = ()) -> None:
+        alert = Alert(code, severity, text, points)
+        if self.alerts.get(code) == alert:
+            return
+        self.alerts[code] = alert
+        self.bus.emit("alert", **alert.to_json())
+
+    def _clear(self, code: str) -> None:
+        if self.alerts.pop(code, None) is not None:
+            self.bus.emit("alert-cleared", code=code)
+
+    # ================================================================== dice device events
+    def on_dice_event(self, event: Any) -> None:
+        """A dice-source event (``nardy.device`` events, or their JSON form)."""
+        data = event.to_json() if hasattr(event, "to_json") else dict(event)
+        kind = data.get("type")
+        with self._lock:
+            if kind == "roll":
+                dice = data.get("dice") or []
+                source = str(data.get("source") or "e-dice")
+                self.dice["seq"] = data.get("seq")
+                self.on_roll((int(dice[0]), int(dice[1])), source)
+                return
+            if kind == "rolling":
+                self.dice["state"] = "rolling"
+            elif kind == "tilt":
+                self.dice["state"] = "tilt"
+                self._alert("dice-tilt", "info", "a die is cocked: throw again")
+                return
+            elif kind == "connected":
+                self.dice.update(connected=True, device=data.get("device"))
+                self._clear(ev.DICE_DISCONNECTED)
+            elif kind == "disconnected":
+                self.dice["connected"] = False
+                self._alert(ev.DICE_DISCONNECTED, "warning", "the dice are disconnected")
+            elif kind == "battery":
+                self.dice["battery"] = data.get("pct")
+            elif kind == "error":
+                self.dice["last_error"] = data.get("message")
+                return
+            else:
+                return
+            self._clear("dice-tilt")
+            self.bus.emit("dice", **{k: v for k, v in self.dice.items() if k != "last"})
+
+    # ================================================================== commands
+    def command(self, name: str, **args: Any) -> dict[str, Any]:
+        """Run a user command by name (what the dashboard and the terminal send)."""
+        handlers: dict[str, Callable[..., dict[str, Any]]] = {
+            "roll": self.cmd_roll,
+            "new-game": self.cmd_new_game,
+            "new-match": self.cmd_new_match,
+            "undo": self.cmd_undo,
+            "accept": self.cmd_accept,
+            "correct": self.cmd_correct,
+            "double": self.cmd_double,
+            "take": self.cmd_take,
+            "drop": self.cmd_drop,
+            "resign": self.cmd_resign,
+        }
+        handler = handlers.get(name)
+        if handler is None:
+            raise CommandError(f"unknown command {name!r} (known: {', '.join(sorted(handlers))})")
+        with self._lock:
+            try:
+                return handler(**args)
+            except TypeError as exc:
+                raise CommandError(f"{name}: {exc}") from None
+
+    def cmd_roll(self, dice: list[int] | tuple[int, int]) -> dict[str, Any]:
+        """Manual dice entry."""
+        if not isinstance(dice, (list, tuple)) or len(dice) != 2:
+            raise CommandError("roll needs two dice, e.g. [6, 5]")
+        d = Roll(int(dice[0]), int(dice[1]))
+        # keep the order as entered: it matters for the opening throw
+        self.on_roll((int(dice[0]), int(dice[1])), "manual")
+        return {"ok": True, "roll": d.text()}
+
+    def cmd_new_game(self) -> dict[str, Any]:
+        if self.phase == "match-over":
+            raise CommandError("the match is over: start a new match")
+        self._new_game()
+        return {"ok": True, "game": self.game_number}
+
+    def cmd_new_match(self, **info: Any) -> dict[str, Any]:
+        allowed = {"variant", "length", "white", "black", "options", "venue"}
+        unknown = set(info) - allowed
+        if unknown:
+            raise CommandError(f"new-match: unknown field(s) {', '.join(sorted(unknown))}")
+        length = info.get("length", 0)
+        if not isinstance(length, int) or not 0 <= length <= 99:
+            raise CommandError("new-match: length must be 0 (unlimited) to 99")
+        options = info.get("options") or {}
+        if not isinstance(options, dict):
+            raise CommandError("new-match: options must be an object")
+        variant = str(info.get("variant", self.info.variant))
+        find_variant(variant, **options)  # validates
+        self.start_match(
+            MatchInfo(
+                variant=find_variant(variant).name,
+                length=length,
+                white=str(info.get("white", "White"))[:60],
+                black=str(info.get("black", "Black"))[:60],
+                options=options,
+                venue=str(info.get("venue", ""))[:120],
+            )
+        )
+        return {"ok": True}
+
+    def cmd_undo(self) -> dict[str, Any]:
+        """Take back the last finished turn: its mover plays the same dice again."""
+        if self.turn is not None and self.turn.status != "waiting":
+            raise CommandError("finish or take back the play on the board first")
+        if not self.moves:
+            raise CommandError("nothing to undo in this game")
+        if self.phase == "match-over" or (self.phase == "game-over" and self.result is not None):
+            if self.result is not None:
+                self.score = _unscore(self.score, self.result)
+                self.result = None
+            self.phase = "playing"
+        last = self.moves.pop()
+        if self.turn is not None:  # the opponent's throw is dropped with the undo
+            self.turn = None
+        self.position = last.before
+        self.played = {m.mover for m in self.moves}
+        self.to_move = last.mover
+        self.turn = Turn(last.mover, last.roll, last.before, last.mover not in self.played, last.source)
+        self._settler.reset()
+        self.bus.emit("undo", turn=last.to_json())
+        return {"ok": True}
+
+    def cmd_accept(self) -> dict[str, Any]:
+        """The opponent lets an illegal play stand (only with the 'accept' policy)."""
+        turn = self.turn
+        if turn is None or turn.status != "illegal":
+            raise CommandError("there is no illegal play to accept")
+        if self.variant.options.illegal_play != "accept":
+            raise CommandError("illegal plays must be put right under these rules (illegal_play=enforce)")
+        turn.flags.add("accepted")
+        self.bus.emit("illegal-accepted", mover=turn.mover.value, play=_text(turn.play))
+        self._commit(after=turn.after)
+        return {"ok": True}
+
+    def cmd_correct(self, position: dict[str, Any]) -> dict[str, Any]:
+        """A person says what the board really shows (a misread): it is judged as if seen."""
+        try:
+            seen = Position.from_json(position, self.variant.name)
+        except ValueError as exc:
+            raise CommandError(f"correct: {exc}") from None
+        if seen.variant != self.variant.name:
+            raise CommandError(f"correct: a {seen.variant} position in a {self.variant.title} game")
+        turn = self.turn
+        if turn is None:
+            self.position = seen.with_turn(self.position.turn)
+            self.bus.emit("position-corrected", position=self.position.to_json())
+            self._clear(ev.BOARD_CHANGED)
+            return {"ok": True}
+        turn.flags.add("corrected")
+        verdict = self.variant.judge(turn.before, seen, turn.roll, turn.first_turn)
+        if seen.same_board(turn.before):
+            decision = Decision("unchanged", turn.before)
+        elif verdict.legal:
+            decision = Decision("complete", seen, verdict.play, margin=float("inf"))
+        else:
+            decision = Decision("illegal", seen, verdict.play, verdict)
+        self._apply(turn, decision)
+        return {"ok": True, "legal": verdict.legal, "reason": verdict.reason}
+
+    def _cube_allowed(self) -> None:
+        if not self.variant.options.cube:
+            raise CubeError("the doubling cube is not used in this match")
+        if self.score.crawford_game:
+            raise CubeError("no doubling in the Crawford game")
+        if self.phase != "playing":
+            raise CubeError("doubling happens during a game")
+
+    def cmd_double(self, by: str | None = None) -> dict[str, Any]:
+        self._cube_allowed()
+        doubler = Color.parse(by) if by else self.to_move
+        if doubler is None or doubler is not self.to_move or self.turn is not None:
+            raise CubeError("a player doubles on their own turn, before throwing")
+        if self.cube.owner not in (None, doubler):
+            raise CubeError(f"{doubler} does not own the cube")
+        if self.cube.offered_by is not None:
+            raise CubeError("a double is already offered")
+        self.cube = Cube(self.cube.value, self.cube.owner, doubler)
+        self.bus.emit("cube", action="double", by=doubler.value, value=self.cube.value * 2)
+        return {"ok": True}
+
+    def cmd_take(self) -> dict[str, Any]:
+        doubler = self.cube.offered_by
+        if doubler is None:
+            raise CubeError("no double to take")
+        self.cube = Cube(self.cube.value * 2, doubler.other, None)
+        self.bus.emit("cube", action="take", by=doubler.other.value, value=self.cube.value)
+        return {"ok": True}
+
+    def cmd_drop(self) -> dict[str, Any]:
+        doubler = self.cube.offered_by
+        if doubler is None:
+            raise CubeError("no double to drop")
+        self.bus.emit("cube", action="drop", by=doubler.other.value, value=self.cube.value)
+        self._end_game(GameResult(doubler, 1, self.cube.value, "double dropped"))
+        return {"ok": True}
+
+    def cmd_resign(self, by: str, multiplier: int = 1) -> dict[str, Any]:
+        if self.phase != "playing":
+            raise CommandError("resign during a game")
+        if multiplier not in (1, 2, 3):
+            raise CommandError("resign for 1, 2 or 3 times the cube")
+        loser = Color.parse(by)
+        self.turn = None
+        self._end_game(GameResult(loser.other, multiplier, self.cube.value, "resigned"))
+        return {"ok": True}
+
+    # ================================================================== snapshot
+    def state(self) -> dict[str, Any]:
+        """Everything the dashboard shows, as JSON-ready data, with the event version."""
+        with self._lock:
+            turn = self.turn
+            legal: list[dict[str, Any]] = []
+            if turn is not None:
+                for play, after in self.variant.legal_plays(turn.before, turn.roll, turn.first_turn).items():
+                    legal.append({"play": play.text(), "position": after.to_json()})
+            return {
+                "version": self.bus.seq,
+                "match": {
+                    **self.info.to_json(),
+                    "score": self.score.to_json(),
+                    "game": self.game_number,
+                },
+                "phase": self.phase,
+                "position": self.position.to_json(),
+                "to_move": None if self.to_move is None else self.to_move.value,
+                "turn": None if turn is None else turn.to_json(),
+                "legal": legal,
+                "cube": self.cube.to_json(),
+                "moves": [m.to_json() for m in self.moves],
+                "result": None if self.result is None else self.result.to_json(),
+                "alerts": [a.to_json() for a in self.alerts.values()],
+                "dice": dict(self.dice),
+                "camera": dict(self.camera),
+                "board": {
+                    "settled": self._settler.disturbed_since is None,
+                    "where": list(self._settler.where),
+                },
+            }
+
+
+def _text(play: Play | None) -> str | None:
+    return None if play is None else play.text()
+
+
+def _unscore(score: MatchScore, result: GameResult) -> MatchScore:
+    white = score.white - (result.points if result.winner is Color.WHITE else 0)
+    black = score.black - (result.points if result.winner is Color.BLACK else 0)
+    return MatchScore(white, black, score.crawford_game, score.crawford_done)

@@ -1,0 +1,194 @@
+"""The referee's turn state machine, fed readings that stand in for the camera."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from nardy.referee.events import BOARD_CHANGED, ILLEGAL_PLAY, OUT_OF_TURN, UNFINISHED_PLAY
+from nardy.referee.session import CommandError
+from nardy.rules import Color, Position
+from tests.referee.conftest import Table
+from tests.rules.helpers import pos
+
+Make = Callable[..., Table]
+
+
+def test_opening_play_and_end_of_turn(table: Make) -> None:
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(3, 1)  # white's die 3, black's 1: white moves first with 3-1
+    assert t.ref.turn is not None and t.ref.turn.mover is Color.WHITE and t.ref.turn.first_turn
+    t.show(start.apply("8/5"))  # one checker moved: a partial play, no alarm
+    assert t.ref.turn.status == "partial" and not t.alerts()
+    after = start.apply("8/5 6/5")
+    t.show(after)
+    assert t.ref.turn.status == "played" and t.last("play").data["play"] == "8/5 6/5"
+    t.roll(6, 4)  # black's throw ends white's turn
+    assert t.kinds()[-2:] == ["turn-ended", "roll"]
+    assert t.ref.moves[0].play.text() == "8/5 6/5" and t.ref.turn.mover is Color.BLACK
+    assert t.ref.position.same_board(after)
+
+
+def test_hands_and_sliding_never_raise_alarms(table: Make) -> None:
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    t.hand(frames=10)
+    # a checker mid-slide: an unsettled reading of nonsense
+    t.show(Position("short", start.points[:23] + (1,), bar_white=1), frames=1)
+    t.hand()
+    assert not t.alerts() and t.ref.turn is not None and t.ref.turn.status == "waiting"
+    t.show(start.apply("24/13"))
+    assert t.ref.turn.status == "played"
+
+
+def test_illegal_play_alert_take_back_and_replay(table: Make) -> None:
+    t = table("long")
+    start = Position.initial("long")
+    t.show(start)
+    t.roll(6, 5)
+    bad = start.apply("24/18 24/19")
+    t.show(bad)
+    assert t.ref.turn is not None and t.ref.turn.status == "illegal"
+    alert = t.ref.alerts[ILLEGAL_PLAY]
+    assert "moved 2 checkers from the head" in alert.text and alert.severity == "error"
+    assert t.last("illegal").data["reason"] == "moved 2 checkers from the head"
+    t.show(start)  # restored
+    assert ILLEGAL_PLAY not in t.alerts() and "take-back" in t.kinds()
+    t.show(start.apply("24/13"))
+    t.roll(4, 2)
+    assert t.ref.moves[0].play.text() == "24/13" and "illegal" not in t.ref.moves[0].flags
+
+
+def test_illegal_play_can_be_accepted_under_the_accept_option(table: Make) -> None:
+    t = table("long", options={"illegal_play": "accept"})
+    start = Position.initial("long")
+    t.show(start)
+    t.roll(6, 5)
+    t.show(start.apply("24/18 24/19"))
+    t.roll(3, 2)  # the opponent throws: the illegal play stands, flagged
+    assert t.ref.moves[0].flags == {"illegal", "accepted"}
+    assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK
+
+
+def test_unfinished_play_when_the_opponent_throws(table: Make) -> None:
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    t.show(start.apply("24/18"))
+    t.roll(2, 1)
+    assert UNFINISHED_PLAY in t.alerts()
+    t.show(start.apply("24/13"))  # finished now: the turn ends and black's queued throw starts
+    assert UNFINISHED_PLAY not in t.alerts()
+    assert len(t.ref.moves) == 1 and t.ref.turn is not None and t.ref.turn.mover is Color.BLACK
+    assert t.ref.turn.roll.text() == "2-1"
+
+
+def test_dice_thrown_out_of_turn(table: Make) -> None:
+    t = table("short")
+    t.show(Position.initial("short"))
+    t.roll(6, 5)
+    t.roll(4, 4)  # white rolls again before moving
+    assert OUT_OF_TURN in t.alerts() and t.ref.turn is not None and t.ref.turn.roll.text() == "6-5"
+
+
+def test_board_changed_with_no_throw(table: Make) -> None:
+    t = table("short", options={"opening": "rethrow"})
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(5, 2)  # the opening: white throws first, both dice anew
+    assert t.ref.turn is None and t.ref.to_move is Color.WHITE
+    t.show(start.apply("13/8"))
+    assert BOARD_CHANGED in t.alerts() and t.ref.alerts[BOARD_CHANGED].points == (8, 13)
+    t.show(start)
+    assert BOARD_CHANGED not in t.alerts()
+
+
+def test_no_play_turn_passes_at_once(table: Make) -> None:
+    t = table("short", options={"opening": "rethrow"})
+    t.show(Position.initial("short"))
+    t.roll(5, 2)  # white won the opening and throws anew
+    blocked = pos("short", {6: 14}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 1: 3}, bar=(1, 0))
+    t.ref.command("correct", position=blocked.to_json())  # a person sets this position up
+    t.show(blocked)
+    t.roll(6, 6)
+    assert "no-play" in t.kinds() and t.ref.moves[-1].play.text() == ""
+    assert t.ref.to_move is Color.BLACK and t.ref.turn is None
+
+
+def test_doubles_decode_step_by_step(table: Make) -> None:
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(4, 2)
+    t.show(start.apply("8/4 6/4"))
+    t.roll(5, 5)
+    black = t.ref.position
+    t.show(black.apply("13/8"))
+    assert t.ref.turn is not None and t.ref.turn.status == "partial"
+    t.show(black.apply("13/8 13/8"))
+    t.show(black.apply("13/8(2) 13/3"))
+    assert t.ref.turn.status == "played"
+    assert t.last("play").data["play"] == "13/8(2) 13/3"
+
+
+def test_game_end_scores_mars_and_the_match(table: Make) -> None:
+    t = table("short", length=3, options={"opening": "rethrow"})
+    t.show(Position.initial("short"))
+    t.roll(2, 1)
+    near = pos("short", {1: 1}, {13: 15}, off=(14, 0))
+    t.ref.command("correct", position=near.to_json())
+    t.show(near)
+    t.roll(2, 1)
+    t.show(near.apply("1/off"))
+    assert t.ref.phase == "game-over"
+    result = t.last("game-over").data["result"]
+    assert result["winner"] == "white" and result["multiplier"] == 2 and result["points"] == 2
+    assert t.ref.score.white == 2 and t.ref.score.crawford_game  # 2 of 3: the next game is Crawford
+    t.show(Position.initial("short"))
+    t.roll(4, 3)
+    assert t.ref.game_number == 2 and t.ref.phase == "playing"
+    with pytest.raises(ValueError, match="Crawford"):
+        t.ref.command("double")
+
+
+def test_cube_double_take_drop(table: Make) -> None:
+    t = table("short", options={"opening": "rethrow"})
+    t.show(Position.initial("short"))
+    t.roll(5, 2)
+    t.ref.command("double")
+    t.ref.command("take")
+    assert t.ref.cube.value == 2 and t.ref.cube.owner is Color.BLACK
+    with pytest.raises(ValueError, match="does not own the cube"):
+        t.ref.command("double")
+    t.roll(6, 5)
+    t.show(Position.initial("short").apply("24/13"))
+    t.roll(3, 3)  # black to play; black owns the cube but has thrown already
+    with pytest.raises(ValueError, match="before throwing"):
+        t.ref.command("double")
+
+
+def test_opening_die_order_is_read_from_the_board(table: Make) -> None:
+    t = table("long")
+    start = Position.initial("long")
+    t.show(start)
+    t.roll(5, 6)  # by convention black's die was higher ... but white moved
+    t.show(start.apply("24/13"))
+    assert t.ref.turn is not None and t.ref.turn.mover is Color.WHITE and t.ref.turn.status == "played"
+
+
+def test_unknown_and_bad_commands(table: Make) -> None:
+    t = table("short")
+    with pytest.raises(CommandError, match="unknown command"):
+        t.ref.command("fly")
+    with pytest.raises(CommandError):
+        t.ref.command("roll", dice=[1])
+    with pytest.raises(ValueError):
+        t.ref.command("roll", dice=[7, 1])
+    with pytest.raises(CommandError):
+        t.ref.command("undo")
