@@ -67,14 +67,18 @@ def to_mover(position: Position, color: Color | None = None) -> MoverBoard:
     )
 
 
-def from_mover(board: MoverBoard, template: Position, color: Color | None = None) -> Position:
+def from_mover(
+    board: MoverBoard, template: Position, color: Color | None = None, trusted: bool = False
+) -> Position:
     """Turn a mover board of ``color`` (default: ``template``'s side to move) back into a Position.
 
-    The opponent's borne-off count and the turn come from ``template``.
+    The opponent's borne-off count and the turn come from ``template``. ``trusted`` skips the
+    checks, for boards the move generator made from a valid position.
     """
     color = template.turn if color is None else color
+    make = Position._trusted if trusted else Position
     if color is Color.WHITE:
-        return Position(
+        return make(
             template.variant,
             board[1:25],
             board[25],
@@ -87,7 +91,7 @@ def from_mover(board: MoverBoard, template: Position, color: Color | None = None
     points = [0] * 24
     for q in range(1, 25):
         points[table[q] - 1] = -board[q]
-    return Position(
+    return make(
         template.variant,
         tuple(points),
         board[26],

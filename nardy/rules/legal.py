@@ -49,7 +49,7 @@ class LegalPlays:
         return self._results
 
     def _result_position(self, board: Board) -> Position:
-        return from_mover(board, self.position).with_turn(self.position.turn.other)
+        return from_mover(board, self.position, trusted=True).with_turn(self.position.turn.other)
 
     # ------------------------------------------------------------ container protocol
     def __len__(self) -> int:
@@ -103,7 +103,7 @@ class LegalPlays:
     def partial_positions(self) -> Iterator[Position]:
         """Positions on the way to a legal play, one checker moved at a time (the mover still to move)."""
         for board in self._gen.partials(self._start, self.roll.high, self.roll.low, self.depth()):
-            yield from_mover(board, self.position)
+            yield from_mover(board, self.position, trusted=True)
 
     def find(self, after: Position) -> Play | None:
         """The legal play that turns the position into ``after`` (whoever ``after`` says is to move)."""

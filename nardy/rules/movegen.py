@@ -83,10 +83,12 @@ def illegal_block(b: Board | list[int]) -> tuple[int, int] | None:
     return None
 
 
-def short_successors(b: Board, d: int, maxpp: int) -> list[tuple[Board, RawStep]]:
-    """Every board one die ``d`` can make in short nardy, with its step."""
+def short_successors(b: Board, d: int, maxpp: int, top: int = 25) -> list[tuple[Board, RawStep]]:
+    """Every board one die ``d`` can make in short nardy, with its step (sources up to ``top``)."""
     out: list[tuple[Board, RawStep]] = []
     if b[25] > 0:
+        if top < 25:
+            return out
         dst = 25 - d
         v = b[dst]
         if v >= -1 and v < maxpp:
@@ -104,7 +106,7 @@ def short_successors(b: Board, d: int, maxpp: int) -> list[tuple[Board, RawStep]
     while highest > 0 and b[highest] <= 0:
         highest -= 1
     can_bear = highest <= 6
-    for s in range(highest, 0, -1):
+    for s in range(min(highest, top), 0, -1):
         if b[s] <= 0:
             continue
         dst = s - d
@@ -180,8 +182,11 @@ class Generator:
 
     def generate(self, start: Board, high: int, low: int) -> Results:
         """The legal results of the roll ``high``-``low``; empty when no play is possible."""
+        plain = not self.rules.long and self.rules.max_per_point == NO_LIMIT
         if high == low:
-            return self._doubles(start, high)
+            return self._doubles_in_order(start, high) if plain else self._doubles(start, high)
+        if plain and start[25] == 0:
+            return self._short_pair(start, high, low)
         succ = self.successors
         ok = self.final_ok
         both: Results = {}
@@ -200,6 +205,68 @@ class Generator:
             if one:
                 return one
         return {}
+
+    def _short_pair(self, start: Board, high: int, low: int) -> Results:
+        """Short nardy, nothing on the bar, no per-point limit: both orders of two different dice.
+
+        Playing the low die first matters only for the checker it moved (it may go on with the
+        high die) or when it makes bearing off possible; any other high step was possible before
+        the low one, so its result was already found with the high die first.
+        """
+        both: Results = {}
+        for b1, s1 in short_successors(start, high, NO_LIMIT):
+            for b2, s2 in short_successors(b1, low, NO_LIMIT):
+                if b2 not in both:
+                    both[b2] = (s1, s2)
+        for b1, s1 in short_successors(start, low, NO_LIMIT):
+            highest = 24
+            while highest > 0 and b1[highest] <= 0:
+                highest -= 1
+            if highest <= 6:
+                candidates = short_successors(b1, high, NO_LIMIT)
+            elif s1[1] >= 1:
+                candidates = [c for c in short_successors(b1, high, NO_LIMIT, top=s1[1]) if c[1][0] == s1[1]]
+            else:
+                candidates = []
+            for b2, s2 in candidates:
+                if b2 not in both:
+                    both[b2] = (s1, s2)
+        if both:
+            return both
+        for d in (high, low):
+            one: Results = {}
+            for b1, s1 in short_successors(start, d, NO_LIMIT):
+                if b1 not in one:
+                    one[b1] = (s1,)
+            if one:
+                return one
+        return {}
+
+    def _doubles_in_order(self, start: Board, d: int) -> Results:
+        """Short nardy doubles, no per-point limit: steps taken from non-increasing points only.
+
+        Any order of a double's steps can be rearranged so that no step starts above the one
+        before it (the bar first, a checker's own hops in turn, outside checkers before bearing
+        off), so this finds every result while visiting far fewer orders.
+        """
+        layers: list[dict[tuple[Board, int], tuple[RawStep, ...]]] = [{(start, 25): ()}]
+        for _ in range(4):
+            nxt: dict[tuple[Board, int], tuple[RawStep, ...]] = {}
+            for (b, top), steps in layers[-1].items():
+                for nb, st in short_successors(b, d, NO_LIMIT, top):
+                    key = (nb, st[0])
+                    if key not in nxt:
+                        nxt[key] = (*steps, st)
+            if not nxt:
+                break
+            layers.append(nxt)
+        if len(layers) == 1:
+            return {}
+        out: Results = {}
+        for (b, _), steps in layers[-1].items():
+            if b not in out:
+                out[b] = steps
+        return out
 
     def _doubles(self, start: Board, d: int) -> Results:
         succ = self.successors

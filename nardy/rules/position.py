@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from nardy.rules.color import Color
@@ -75,6 +75,31 @@ class Position:
             if total > CHECKERS:
                 raise PositionError(f"{color} has {total} checkers; a side has {CHECKERS}")
 
+    @classmethod
+    def _trusted(
+        cls,
+        variant: str,
+        points: tuple[int, ...],
+        bar_white: int,
+        bar_black: int,
+        off_white: int,
+        off_black: int,
+        turn: Color,
+    ) -> Position:
+        """Build without checks: for the move generator, whose results are valid by construction."""
+        self = object.__new__(cls)
+        for name, value in (
+            ("variant", variant),
+            ("points", points),
+            ("bar_white", bar_white),
+            ("bar_black", bar_black),
+            ("off_white", off_white),
+            ("off_black", off_black),
+            ("turn", turn),
+        ):
+            object.__setattr__(self, name, value)
+        return self
+
     # ----------------------------------------------------------------- queries
     def count(self, color: Color, point: int) -> int:
         """Checkers of ``color`` on ``point`` (white's numbering 1..24)."""
@@ -113,7 +138,14 @@ class Position:
         )
 
     def with_turn(self, turn: Color) -> Position:
-        return self if turn is self.turn else replace(self, turn=turn)
+        """The same board with ``turn`` to move."""
+        if turn is self.turn:
+            return self
+        if not isinstance(turn, Color):
+            raise PositionError(f"turn is {turn!r}, not a Color")
+        return Position._trusted(
+            self.variant, self.points, self.bar_white, self.bar_black, self.off_white, self.off_black, turn
+        )
 
     # ----------------------------------------------------------------- making new ones
     @classmethod
