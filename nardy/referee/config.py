@@ -15,6 +15,9 @@ class RefereeConfig:
     """... and over at least this many frames."""
     accept_margin: float = 4.0
     """Natural-log likelihood by which the best candidate must beat the next one (about 55:1)."""
+    doubt_margin: float = 4.0
+    """When the free reading explains the board this much better (log) than every legal
+    candidate, the referee asks for a look instead of taking the closest candidate."""
     illegal_margin: float = 8.0
     """How much better (log) the free reading must explain the board than every legal candidate
     before the referee calls a play illegal (about 3000:1)."""

@@ -63,8 +63,15 @@ def decode(
     second_ll = scored[1][0] if len(scored) > 1 else float("-inf")
     free_ll = reading.best_log_likelihood()
 
-    if free_ll - best_ll > config.illegal_margin:
-        return _not_a_candidate(variant, before, roll, first_turn, reading, config, free_ll - best_ll)
+    gap = free_ll - best_ll
+    if gap > config.illegal_margin:
+        return _not_a_candidate(variant, before, roll, first_turn, reading, config, gap)
+    if gap > config.doubt_margin:
+        # the board looks like none of the candidates, but not clearly enough to call it
+        seen = reading.as_position(variant.name, before.turn.other, before)
+        names: tuple[str, ...] = ("the position on the board", _name(kind, play))
+        verdict = None if seen is None else variant.judge(before, seen, roll, first_turn)
+        return Decision("unsure", seen, None, verdict, margin=-gap, alternatives=names)
     margin = best_ll - second_ll
     # a close call matters only when a finished play is one of the two
     if margin < config.accept_margin and "complete" in (kind, scored[1][1]):

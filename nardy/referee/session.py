@@ -333,8 +333,12 @@ class Referee:
         self._clear(ev.UNREADABLE)
         self._clear(ev.COUNT_CHANGED)
         if kind == "unsure":
-            options = " or ".join(decision.alternatives)
-            self._alert(ev.LOOK, "info", f"please look: is it {options}?")
+            if decision.verdict is not None and not decision.verdict.legal:
+                text = f"please look: the board may show an illegal play ({decision.verdict.reason})"
+                self._alert(ev.LOOK, "warning", text, decision.verdict.points)
+            else:
+                options = " or ".join(decision.alternatives)
+                self._alert(ev.LOOK, "info", f"please look: is it {options}?")
             turn.status = "unsure"
             return
         self._clear(ev.LOOK)
