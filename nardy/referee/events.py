@@ -78,9 +78,15 @@ class EventBus:
         self.history: list[Event] = []
         """Every event so far (the session keeps them for the dashboard and tests)."""
 
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Add a listener; returns a function that removes it."""
+    def subscribe(self, listener: Listener, replay: bool = False) -> Callable[[], None]:
+        """Add a listener; returns a function that removes it.
+
+        ``replay``: first hand it every event so far, so it misses nothing that came before.
+        """
         with self._lock:
+            if replay:
+                for event in list(self.history):
+                    listener(event)
             self._listeners.append(listener)
 
         def unsubscribe() -> None:

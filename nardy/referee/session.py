@@ -636,7 +636,7 @@ class Referee:
         doubler = self.cube.offered_by
         if doubler is None:
             raise CubeError("no double to drop")
-        self.bus.emit("cube", action="drop", by=doubler.other.value, value=self.cube.value)
+        self.bus.emit("cube", action="drop", by=doubler.other.value, value=self.cube.value * 2)
         self._end_game(GameResult(doubler, 1, self.cube.value, "double dropped"))
         return {"ok": True}
 

@@ -1,0 +1,72 @@
+"""The recorder writes the referee's decisions to a real SQLite file, and survives a full one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from nardy.referee.events import STORAGE
+from nardy.referee.recorder import Recorder
+from nardy.referee.store import MatchStore
+from nardy.rules import Position
+from tests.referee.conftest import Table
+
+Make = Callable[..., Table]
+
+
+def _play_opening(t: Table) -> None:
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(3, 1)
+    t.show(start.apply("8/5 6/5"))
+    t.roll(6, 4)
+    t.show(t.ref.position.apply("24/18 13/9"))
+    t.roll(2, 2)
+
+
+def test_turns_cube_and_alerts_reach_the_store(table: Make, tmp_path: Path) -> None:
+    t = table("short", length=5, white="Anna", black="Boris")
+    with MatchStore.open(tmp_path / "m.db") as store:
+        recorder = Recorder(store, t.ref)
+        _play_opening(t)
+        t.roll(5, 5)  # thrown out of turn: an alert, recorded
+        record = store.load_match(recorder.match_id or 0)
+        turns = [turn for game in record.games for turn in game.turns]
+        assert [turn.play.text() for turn in turns] == ["8/5 6/5", "24/18 13/9"]
+        assert record.info.white == "Anna" and record.info.length == 5
+        assert any("out of turn" in a.text for a in store.alerts(recorder.match_id or 0))
+        recorder.close()
+
+
+def _noise_jpeg(seed: int) -> bytes:
+    rng = np.random.default_rng(seed)
+    ok, data = cv2.imencode(".jpg", rng.integers(0, 255, (400, 400, 3), dtype=np.uint8))
+    assert ok
+    return bytes(data.tobytes())
+
+
+def test_a_full_disk_alerts_keeps_every_turn_and_drops_pictures(table: Make, tmp_path: Path) -> None:
+    path = tmp_path / "small.db"
+    with MatchStore.open(path):
+        pass
+    pictures = iter(range(10_000))
+    t = table("short")
+    with MatchStore.open(path, max_bytes=path.stat().st_size + 400_000) as store:
+        recorder = Recorder(store, t.ref, snapshot=lambda: _noise_jpeg(next(pictures)))
+        _play_opening(t)
+        for a, b in ((6, 5), (4, 3), (6, 2), (5, 1), (3, 2)):
+            before = t.ref.turn
+            assert before is not None
+            legal = list(t.ref.variant.legal_plays(before.before, before.roll, before.first_turn).positions())
+            t.show(legal[0])
+            t.roll(a, b)
+        assert recorder.pictures_dropped and STORAGE in t.alerts()
+        assert "no longer saved" in t.ref.alerts[STORAGE].text
+        record = store.load_match(recorder.match_id or 0)
+        recorded = [turn.after.points for game in record.games for turn in game.turns]
+        assert recorded == [m.after.points for m in t.ref.moves]
+        assert store.integrity_check() == [] and len(recorded) == 7
+        recorder.close()
