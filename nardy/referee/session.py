@@ -21,8 +21,9 @@ from nardy.referee.decode import Decision, decode
 from nardy.referee.events import Alert, EventBus, Severity
 from nardy.referee.match import Cube, CubeError, MatchInfo, MatchScore
 from nardy.referee.reading import BoardReading
+from nardy.referee.resume import ResumePoint
 from nardy.referee.settle import Settler
-from nardy.rules import Color, Play, Position, Roll, find_variant
+from nardy.rules import Color, Play, Position, Roll, Variant, find_variant
 from nardy.rules.judge import Verdict
 from nardy.rules.scoring import GameResult
 
@@ -94,6 +95,19 @@ class TurnRecord:
 class Referee:
     """Follows one match: ``on_roll``, ``on_reading`` and the commands drive it."""
 
+    info: MatchInfo
+    variant: Variant
+    score: MatchScore
+    game_number: int
+    position: Position
+    phase: Phase
+    to_move: Color | None
+    turn: Turn | None
+    played: set[Color]
+    moves: list[TurnRecord]
+    cube: Cube
+    result: GameResult | None
+
     def __init__(
         self,
         info: MatchInfo | None = None,
@@ -124,16 +138,88 @@ class Referee:
             self.bus.emit("match-started", match=info.to_json())
             self._new_game()
 
+    def resume(self, point: ResumePoint) -> None:
+        """Continue an unfinished match from the store (``nardy serve --resume``).
+
+        The score, the game in progress, its turns, the cube and the side to move come from the
+        record; the next throw goes on from there. A ``resumed`` event says how long the gap was.
+        """
+        record = point.record
+        with self._lock:
+            variant = record.info.variant
+            default = type(variant)().options_dict()
+            options = {k: v for k, v in variant.options_dict().items() if default.get(k) != v}
+            self.info = MatchInfo(
+                variant=variant.name,
+                length=record.info.length,
+                white=record.info.white,
+                black=record.info.black,
+                options=options,
+                venue=record.info.venue,
+            )
+            self.variant = variant
+            score = MatchScore()
+            finished = [g for g in record.games if g.result is not None]
+            for game in finished:
+                assert game.result is not None
+                score = score.after(game.result, self.info.length, variant.options.crawford)
+            self.score = score
+            self.game_number = len(record.games)
+            self.turn = None
+            self.result = None
+            self.cube = Cube(point.cube.value, point.cube.owner, point.cube.offered_by)
+            self.moves = []
+            self.played = set()
+            self._settler.reset()
+            if point.game_id is not None and point.position is not None:
+                game = record.games[-1]
+                for number, turn in enumerate(game.turns, 1):
+                    flags = frozenset(turn.flags)
+                    self.moves.append(
+                        TurnRecord(
+                            number,
+                            turn.color,
+                            turn.roll,
+                            turn.play,
+                            turn.before,
+                            turn.after,
+                            "manual" if turn.manual else "e-dice",
+                            flags,
+                            self.clock(),
+                        )
+                    )
+                    self.played.add(turn.color)
+                self.position = point.position
+                self.to_move = point.position.turn
+                self.phase = "playing" if self.moves or game.cube_actions else "opening"
+                if self.phase == "opening":
+                    self.to_move = None
+            else:
+                self.position = Position.initial(variant.name)
+                self.to_move = None
+                self.phase = "match-over" if score.winner(self.info.length) else "game-over"
+            gap = point.gap
+            self.bus.emit(
+                "resumed",
+                match=self.info.to_json(),
+                score=self.score.to_json(),
+                game=self.game_number,
+                position=self.position.to_json(),
+                to_move=None if self.to_move is None else self.to_move.value,
+                gap_seconds=None if gap is None else round(gap.total_seconds(), 1),
+                text=point.describe(),
+            )
+
     def _new_game(self) -> None:
         self.game_number += 1
         self.position = Position.initial(self.variant.name)
-        self.phase: Phase = "opening"
-        self.to_move: Color | None = None
-        self.turn: Turn | None = None
-        self.played: set[Color] = set()
-        self.moves: list[TurnRecord] = []
+        self.phase = "opening"
+        self.to_move = None
+        self.turn = None
+        self.played = set()
+        self.moves = []
         self.cube = Cube()
-        self.result: GameResult | None = None
+        self.result = None
         self._settler.reset()
         self.bus.emit(
             "game-started",

@@ -70,3 +70,32 @@ def test_a_full_disk_alerts_keeps_every_turn_and_drops_pictures(table: Make, tmp
         assert recorded == [m.after.points for m in t.ref.moves]
         assert store.integrity_check() == [] and len(recorded) == 7
         recorder.close()
+
+
+def test_resume_after_a_restart_goes_on_from_the_last_turn(table: Make, tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    t = table("short", length=3)
+    with MatchStore.open(path) as store:
+        recorder = Recorder(store, t.ref)
+        _play_opening(t)  # two turns recorded; white has thrown 2-2
+        recorder.close()
+    # the process dies; a new referee picks the match up from the file
+    t2 = table("short")
+    with MatchStore.open(path) as store:
+        point = store.open_match()
+        assert point is not None
+        t2.ref.resume(point)
+        recorder = Recorder(
+            store, t2.ref, match_id=point.match_id, game_id=point.game_id, last_turn_id=point.last_turn_id
+        )
+        assert t2.ref.info.length == 3 and len(t2.ref.moves) == 2
+        assert t2.ref.position.same_board(t.ref.moves[-1].after)
+        assert t2.last("resumed").data["to_move"] == "white"
+        t2.show(t2.ref.position)
+        t2.roll(2, 2)  # white throws again and plays on
+        t2.show(t2.ref.position.apply("6/4(2) 8/6(2)"))
+        t2.roll(3, 1)
+        record = store.load_match(point.match_id)
+        assert [turn.play.text() for turn in record.games[0].turns] == ["8/5 6/5", "24/18 13/9", "8/4(2)"]
+        assert store.gaps(point.match_id)
+        recorder.close()
