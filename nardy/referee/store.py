@@ -332,6 +332,8 @@ class MatchStore:
             if not json.loads(game["options"]).get("cube", True):
                 raise StoreUsageError(errno.EINVAL, f"match {game['match_id']} is played without the cube")
             problem = cube_problem(rows.game_cube(conn, game_id), action)
+            if action.kind == "double" and rows.is_crawford_game(conn, game_id):
+                problem = "no doubling in the Crawford game"
             if problem:
                 raise StoreUsageError(errno.EINVAL, problem)
             if action.at is None:

@@ -146,6 +146,28 @@ def game_cube(conn: sqlite3.Connection, game_id: int) -> CubeState:
     return cube_state([CubeAction(r[0], Color.parse(r[1]), int(r[2])) for r in rows])
 
 
+def is_crawford_game(conn: sqlite3.Connection, game_id: int) -> bool:
+    """Whether the game is its match's Crawford game (no doubling)."""
+    game = conn.execute(
+        "SELECT g.match_id, g.number, m.length, m.options FROM games g JOIN matches m ON m.id = g.match_id "
+        "WHERE g.id = ?",
+        (game_id,),
+    ).fetchone()
+    if game is None or int(game["length"]) <= 0 or not json.loads(game["options"]).get("crawford", True):
+        return False
+    length = int(game["length"])
+    white = black = 0
+    query = "SELECT number, winner, multiplier * cube FROM games WHERE match_id = ? ORDER BY number"
+    for number, winner, points in conn.execute(query, (game["match_id"],)):
+        if (white == length - 1) != (black == length - 1):
+            return bool(number == game["number"])
+        if winner == "white":
+            white += points
+        elif winner == "black":
+            black += points
+    return False
+
+
 def last_activity(conn: sqlite3.Connection, match_id: int, before: datetime | None = None) -> datetime | None:
     """The latest time stamp recorded for the match (with ``before``: the latest not after it)."""
     texts: list[str] = []

@@ -171,6 +171,18 @@ def test_bad_requests_are_refused_and_change_nothing(store: MatchStore) -> None:
         store.end_match(match_id)
 
 
+def test_no_double_in_the_crawford_game(store: MatchStore) -> None:
+    match = random_match("short", 7, 1, cube_rate=0.03)
+    assert match.crawford_games() == {4}
+    match_id = record_match(store, match, games=4, actions=3)
+    game_id = store.open_match().game_id  # type: ignore[union-attr]
+    assert game_id is not None
+    mover = match.games[3].turns[2].color.other
+    with pytest.raises(StoreUsageError, match="no doubling in the Crawford game"):
+        store.add_cube_action(game_id, CubeAction("double", mover, 2))
+    assert store.load_match(match_id).games[3].cube_actions == ()
+
+
 def test_closed_store_and_missing_file(tmp_path: Path) -> None:
     store = MatchStore.open(tmp_path / "a.db")
     store.close()
