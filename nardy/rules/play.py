@@ -73,7 +73,9 @@ def _chains(steps: Iterable[Step]) -> list[tuple[list[int], set[int]]]:
     happened on it, so each path reads as it is written in notation.
     """
     chains: list[tuple[list[int], set[int]]] = []
-    for step in sorted(steps, key=lambda s: (-s.src, -s.dst)):
+    # a fixed order (a plain arrival before a hitting one) so that any order of the same steps
+    # gives the same paths
+    for step in sorted(steps, key=lambda s: (-s.src, -s.dst, s.hit)):
         for points, hits in chains:
             if points[-1] == step.src and step.src != OFF:
                 if step.src not in hits:
@@ -110,8 +112,8 @@ class Play:
         return self._steps
 
     def _canonical(self) -> str:
-        chains = sorted(_chains(self._steps), key=lambda c: (-c[0][0], -c[0][-1]))
-        parts = [_chain_text(points, hits) for points, hits in chains]
+        paths = [(points[0], points[-1], _chain_text(points, hits)) for points, hits in _chains(self._steps)]
+        parts = [text for _, _, text in sorted(paths, key=lambda p: (-p[0], -p[1], p[2]))]
         out: list[str] = []
         i = 0
         while i < len(parts):

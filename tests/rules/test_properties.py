@@ -35,6 +35,11 @@ def test_checkers_conserved_and_generated_plays_are_legal(variant_name: str, see
         assert after.turn is position.turn.other
         # the play's own text, applied to the position, gives the same result
         assert position.apply(Play.from_text(play.text())).same_board(after)
+        # the text does not depend on the order of the steps, and reads back as itself
+        shuffled = list(play.steps)
+        random.Random(seed).shuffle(shuffled)
+        assert Play(shuffled).text() == play.text()
+        assert Play.from_text(play.text()).text() == play.text()
         verdict = variant.judge(position, after, roll, first)
         assert verdict.legal, (position.json_text(), roll, play.text(), verdict.reason)
         assert verdict.play is not None and position.apply(verdict.play).same_board(after)

@@ -36,6 +36,9 @@ def test_plays_differing_in_step_order_are_equal() -> None:
     assert Play.from_text("24/18 18/13") == Play.from_text("24/13")
     assert hash(Play.from_text("8/5 6/5")) == hash(Play.from_text("6/5 8/5"))
     assert Play.from_text("24/18*/13") != Play.from_text("24/13")
+    # two checkers to 5, one of them hitting and one going on to 4: one text whatever the order
+    texts = {Play.from_text(t).text() for t in ("6/5* 6/5 5/4", "6/5 6/5* 5/4", "5/4 6/5 6/5*")}
+    assert texts == {"6/5* 6/4"} and Play.from_text("6/5* 6/4").text() == "6/5* 6/4"
 
 
 @pytest.mark.parametrize("bad", ["24-18", "18/24", "bar", "26/20", "24/18(5)", "x/1", "6/off*"])
