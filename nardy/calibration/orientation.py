@@ -133,11 +133,14 @@ class Orientation:
         """The rules' ``Position`` of a layout read off the board (raises ``PositionError`` if the
         layout cannot be one, e.g. a bar in long nardy)."""
         stacks = self.to_white_points(layout.top, layout.bottom)
-        points = tuple(0 if s.colour is None else s.count if self.color_of(s.colour) is Color.WHITE
-                       else -s.count for s in stacks)
+        points = tuple(
+            0 if s.colour is None else s.count if self.color_of(s.colour) is Color.WHITE else -s.count
+            for s in stacks
+        )
         w, b = self.colour_of(Color.WHITE), self.colour_of(Color.BLACK)
-        return Position(variant, points, layout.bar.of(w), layout.bar.of(b), layout.off.of(w),
-                        layout.off.of(b), turn)
+        return Position(
+            variant, points, layout.bar.of(w), layout.bar.of(b), layout.off.of(w), layout.off.of(b), turn
+        )
 
     def from_position(self, position: Position) -> BoardLayout:
         """The layout a camera sees of ``position`` on a board lying this way round."""
@@ -148,8 +151,12 @@ class Orientation:
         def counts(white: int, black: int) -> Counts:
             return Counts(white, black) if w == "light" else Counts(black, white)
 
-        return BoardLayout(top, bottom, counts(position.bar_white, position.bar_black),
-                           counts(position.off_white, position.off_black))
+        return BoardLayout(
+            top,
+            bottom,
+            counts(position.bar_white, position.bar_black),
+            counts(position.off_white, position.off_black),
+        )
 
     # -- JSON -----------------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, str]:
@@ -158,8 +165,9 @@ class Orientation:
     @classmethod
     def from_json(cls, data: Any) -> Orientation:
         if not isinstance(data, dict) or set(data) != {"home", "white"}:
-            raise OrientationError('orientation must be {"home": CORNER, "white": "light"|"dark"}, '
-                                   f"not {data!r}")
+            raise OrientationError(
+                f'orientation must be {{"home": CORNER, "white": "light"|"dark"}}, not {data!r}'
+            )
         return cls(data["home"], data["white"])
 
 
@@ -191,8 +199,13 @@ class OrientationGuess:
     """Every candidate and its score, best first."""
 
 
-def infer_orientation(seen: BoardLayout | Scorable, variant: str, *, white: Colour | None = "light",
-                      start: Position | None = None) -> OrientationGuess:
+def infer_orientation(
+    seen: BoardLayout | Scorable,
+    variant: str,
+    *,
+    white: Colour | None = "light",
+    start: Position | None = None,
+) -> OrientationGuess:
     """Which way round the board lies, from a frame showing ``variant``'s starting position.
 
     ``seen``: a ``BoardLayout`` read off the frame, or anything with ``log_probability(layout)`` (an

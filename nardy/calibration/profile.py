@@ -95,8 +95,11 @@ class ColourModel:
         return np.asarray(np.sqrt(np.maximum(np.einsum("ni,ij,nj->n", x, inv, x), 0.0)), dtype=np.float64)
 
     def to_json(self) -> dict[str, Any]:
-        return {"mean": [round(v, 3) for v in self.mean], "cov": [[round(v, 3) for v in r] for r in self.cov],
-                "count": self.count}
+        return {
+            "mean": [round(v, 3) for v in self.mean],
+            "cov": [[round(v, 3) for v in r] for r in self.cov],
+            "count": self.count,
+        }
 
     @classmethod
     def from_json(cls, data: Any, name: str) -> ColourModel:
@@ -126,8 +129,11 @@ class ColourModels:
         return self.light.mean_array, self.dark.mean_array
 
     def to_json(self) -> dict[str, Any]:
-        return {"light": self.light.to_json(), "dark": self.dark.to_json(),
-                "board": {k: v.to_json() for k, v in self.board.items()}}
+        return {
+            "light": self.light.to_json(),
+            "dark": self.dark.to_json(),
+            "board": {k: v.to_json() for k, v in self.board.items()},
+        }
 
     @classmethod
     def from_json(cls, data: Any) -> ColourModels:
@@ -137,8 +143,11 @@ class ColourModels:
                 raise ProfileError(f"profile field 'colours.{key}' is missing")
         board_raw = _mapping(d.get("board", {}), "colours.board", set(BOARD_REGIONS))
         board = {k: ColourModel.from_json(v, f"colours.board.{k}") for k, v in board_raw.items()}
-        return cls(ColourModel.from_json(d["light"], "colours.light"),
-                   ColourModel.from_json(d["dark"], "colours.dark"), board)
+        return cls(
+            ColourModel.from_json(d["light"], "colours.light"),
+            ColourModel.from_json(d["dark"], "colours.dark"),
+            board,
+        )
 
 
 @dataclass(frozen=True)
@@ -167,16 +176,22 @@ class Intrinsics:
             return self
         sx, sy = size[0] / self.size[0], size[1] / self.size[1]
         if abs(sx - sy) > 0.01 * max(sx, sy):
-            raise ProfileError(f"intrinsics for {self.size[0]}x{self.size[1]} do not fit a "
-                               f"{size[0]}x{size[1]} image (another aspect ratio)")
+            raise ProfileError(
+                f"intrinsics for {self.size[0]}x{self.size[1]} do not fit a "
+                f"{size[0]}x{size[1]} image (another aspect ratio)"
+            )
         k = self.k.copy()
         k[0] *= sx
         k[1] *= sy
         return Intrinsics(tuple(_triple(r) for r in k), self.distortion, size, self.rms)
 
     def to_json(self) -> dict[str, Any]:
-        return {"matrix": [list(r) for r in self.matrix], "distortion": list(self.distortion),
-                "size": list(self.size), "rms": self.rms}
+        return {
+            "matrix": [list(r) for r in self.matrix],
+            "distortion": list(self.distortion),
+            "size": list(self.size),
+            "rms": self.rms,
+        }
 
     @classmethod
     def from_json(cls, data: Any) -> Intrinsics:
@@ -190,8 +205,12 @@ class Intrinsics:
         dist = d.get("distortion")
         if not isinstance(dist, list) or len(dist) not in (4, 5, 8, 12, 14):
             raise ProfileError("profile field 'intrinsics.distortion' must hold 4, 5, 8, 12 or 14 numbers")
-        return cls(matrix, tuple(_floats(dist, "intrinsics.distortion", len(dist))),
-                   _size(d.get("size"), "intrinsics.size"), _float(d.get("rms", 0.0), "intrinsics.rms"))
+        return cls(
+            matrix,
+            tuple(_floats(dist, "intrinsics.distortion", len(dist))),
+            _size(d.get("size"), "intrinsics.size"),
+            _float(d.get("rms", 0.0), "intrinsics.rms"),
+        )
 
 
 @dataclass(frozen=True)
@@ -204,8 +223,11 @@ class MarkerSet:
     board_corners: tuple[tuple[tuple[float, float], ...], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"dictionary": self.dictionary, "ids": list(self.ids),
-                "board_corners": [[list(p) for p in m] for m in self.board_corners]}
+        return {
+            "dictionary": self.dictionary,
+            "ids": list(self.ids),
+            "board_corners": [[list(p) for p in m] for m in self.board_corners],
+        }
 
     @classmethod
     def from_json(cls, data: Any) -> MarkerSet:
@@ -270,8 +292,10 @@ class Profile:
         if int(w) <= 0 or int(h) <= 0:
             raise ProfileError(f"profile field 'image_size' must be positive, not {self.image_size}")
         if not _convex_clockwise(corners):
-            raise ProfileError("profile field 'corners' must go round a convex area clockwise "
-                               "(top-left, top-right, bottom-right, bottom-left)")
+            raise ProfileError(
+                "profile field 'corners' must go round a convex area clockwise "
+                "(top-left, top-right, bottom-right, bottom-left)"
+            )
         try:
             name = find_variant(self.variant).name
         except ValueError as exc:
@@ -286,8 +310,9 @@ class Profile:
         if self.corners_source not in CORNER_SOURCES:
             raise ProfileError(f"profile field 'corners_source' must be one of {', '.join(CORNER_SOURCES)}")
         if self.orientation_source is not None and self.orientation_source not in ORIENTATION_SOURCES:
-            raise ProfileError("profile field 'orientation_source' must be one of "
-                               f"{', '.join(ORIENTATION_SOURCES)}")
+            raise ProfileError(
+                f"profile field 'orientation_source' must be one of {', '.join(ORIENTATION_SOURCES)}"
+            )
         if not 0.0 <= self.corners_confidence <= 1.0:
             raise ProfileError("profile field 'corners_confidence' must be in 0..1")
 
@@ -340,8 +365,10 @@ class Profile:
         if isinstance(version, bool) or not isinstance(version, int):
             raise ProfileError(f"profile field 'version' must be a whole number, not {version!r}")
         if version > PROFILE_VERSION:
-            raise ProfileError(f"profile field 'version' is {version}: written by a newer nardy "
-                               f"(this one reads up to {PROFILE_VERSION})")
+            raise ProfileError(
+                f"profile field 'version' is {version}: written by a newer nardy "
+                f"(this one reads up to {PROFILE_VERSION})"
+            )
         if version < 1:
             raise ProfileError(f"profile field 'version' is {version}: no such profile version")
         d = dict(data)
@@ -384,11 +411,14 @@ class Profile:
             variant=variant,
             start=start,
             orientation=orientation,
-            orientation_source=cast(OrientationSource | None, _choice(d.get("orientation_source"),
-                                                                      "orientation_source",
-                                                                      ORIENTATION_SOURCES, True)),
-            corners_source=cast(CornersSource, _choice(d.get("corners_source", "manual"), "corners_source",
-                                                       CORNER_SOURCES, False)),
+            orientation_source=cast(
+                OrientationSource | None,
+                _choice(d.get("orientation_source"), "orientation_source", ORIENTATION_SOURCES, True),
+            ),
+            corners_source=cast(
+                CornersSource,
+                _choice(d.get("corners_source", "manual"), "corners_source", CORNER_SOURCES, False),
+            ),
             corners_confidence=_float(d.get("corners_confidence", 1.0), "corners_confidence"),
             colours=optional("colours", ColourModels.from_json),
             intrinsics=optional("intrinsics", Intrinsics.from_json),
@@ -440,8 +470,22 @@ def _migrate_v1(d: dict[str, Any]) -> dict[str, Any]:
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _migrate_v1}
 """``MIGRATIONS[v]`` turns a version ``v`` record into a version ``v + 1`` one."""
 
-_FIELDS = {"version", "image_size", "corners", "corners_source", "corners_confidence", "geometry", "variant",
-           "start", "orientation", "orientation_source", "colours", "intrinsics", "markers", "created"}
+_FIELDS = {
+    "version",
+    "image_size",
+    "corners",
+    "corners_source",
+    "corners_confidence",
+    "geometry",
+    "variant",
+    "start",
+    "orientation",
+    "orientation_source",
+    "colours",
+    "intrinsics",
+    "markers",
+    "created",
+}
 
 
 # -- field readers ------------------------------------------------------------------------------------------

@@ -28,13 +28,24 @@ def _full_profile() -> Profile:
     dark = ColourModel.fit(rng.normal([40, 130, 120], 3, (500, 3)))
     field = ColourModel.fit(rng.normal([90, 110, 150], 6, (500, 3)))
     return Profile(
-        corners=CORNERS, image_size=(1280, 720), geometry=BoardGeometry(bar_width=0.07, tray_side="left"),
-        variant="long", orientation=Orientation("top-left", "dark"), orientation_source="start",
-        corners_source="auto", corners_confidence=0.93,
+        corners=CORNERS,
+        image_size=(1280, 720),
+        geometry=BoardGeometry(bar_width=0.07, tray_side="left"),
+        variant="long",
+        orientation=Orientation("top-left", "dark"),
+        orientation_source="start",
+        corners_source="auto",
+        corners_confidence=0.93,
         colours=ColourModels(light, dark, {"field": field}),
-        intrinsics=Intrinsics(((900.0, 0.0, 640.0), (0.0, 900.0, 360.0), (0.0, 0.0, 1.0)),
-                              (-0.1, 0.02, 0.0, 0.0, 0.0), (1280, 720), 0.31),
-        markers=MarkerSet("DICT_4X4_50", (0, 1, 2, 3)), created="2026-01-01T00:00:00+0000")
+        intrinsics=Intrinsics(
+            ((900.0, 0.0, 640.0), (0.0, 900.0, 360.0), (0.0, 0.0, 1.0)),
+            (-0.1, 0.02, 0.0, 0.0, 0.0),
+            (1280, 720),
+            0.31,
+        ),
+        markers=MarkerSet("DICT_4X4_50", (0, 1, 2, 3)),
+        created="2026-01-01T00:00:00+0000",
+    )
 
 
 def test_a_full_profile_round_trips_through_a_file(tmp_path: Path) -> None:
@@ -60,34 +71,58 @@ def test_a_minimal_profile_gets_defaults_and_a_creation_time(tmp_path: Path) -> 
 
 def test_version_1_files_are_migrated(tmp_path: Path) -> None:
     path = tmp_path / "old.json"
-    path.write_text(json.dumps({"version": 1, "image_size": [640, 360], "variant": "narde",
-                                "corners": [[10, 10], [600, 12], [590, 340], [12, 335]]}))
+    path.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "image_size": [640, 360],
+                "variant": "narde",
+                "corners": [[10, 10], [600, 12], [590, 340], [12, 335]],
+            }
+        )
+    )
     p = Profile.load(path)
     assert p.variant == "long" and p.corners_source == "manual" and p.image_size == (640, 360)
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    ({"corners": [[0, 0], [1, 0], [1, 1]]}, "profile field 'corners' must be 4 points"),
-    ({"corners": [[0, 0], [1, 0], [1, "x"], [0, 1]]}, "profile field 'corners' must be a number"),
-    ({"corners": [[0, 0], [0, 100], [100, 100], [100, 0]]}, "profile field 'corners' must go round"),
-    ({"version": 9}, "profile field 'version' is 9: written by a newer nardy"),
-    ({"version": "2"}, "profile field 'version' must be a whole number"),
-    ({"image_size": [1280]}, "profile field 'image_size' must be"),
-    ({"geometry": {"bar_width": 0.7}}, "profile field 'geometry': bar width 0.7"),
-    ({"geometry": {"bar": 0.1}}, "profile field 'geometry' has unknown key"),
-    ({"variant": "chess"}, "profile field 'variant'"),
-    ({"start": [0] * 23}, "profile field 'start' must be 24"),
-    ({"orientation": {"home": "middle", "white": "light"}}, "profile field 'orientation': unknown corner"),
-    ({"colours": {"light": {"mean": [1, 2], "cov": [[1, 0, 0]] * 3}, "dark": {}}},
-     "'colours.light.mean' must be 3 numbers"),
-    ({"colours": {"light": {"mean": [1, 2, 3], "cov": [[1, 0, 0], [0, 1, 0], [0, 0, -1]]},
-                  "dark": {"mean": [1, 2, 3], "cov": [[1, 0, 0]] * 3}}},
-     "'colours.light.cov' must be symmetric"),
-    ({"intrinsics": {"matrix": [[1, 0, 0]], "distortion": [], "size": [1, 1]}},
-     "'intrinsics.matrix' must be"),
-    ({"corners_source": "guess"}, "profile field 'corners_source' must be one of"),
-    ({"colour": None}, "unknown field(s): colour"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"corners": [[0, 0], [1, 0], [1, 1]]}, "profile field 'corners' must be 4 points"),
+        ({"corners": [[0, 0], [1, 0], [1, "x"], [0, 1]]}, "profile field 'corners' must be a number"),
+        ({"corners": [[0, 0], [0, 100], [100, 100], [100, 0]]}, "profile field 'corners' must go round"),
+        ({"version": 9}, "profile field 'version' is 9: written by a newer nardy"),
+        ({"version": "2"}, "profile field 'version' must be a whole number"),
+        ({"image_size": [1280]}, "profile field 'image_size' must be"),
+        ({"geometry": {"bar_width": 0.7}}, "profile field 'geometry': bar width 0.7"),
+        ({"geometry": {"bar": 0.1}}, "profile field 'geometry' has unknown key"),
+        ({"variant": "chess"}, "profile field 'variant'"),
+        ({"start": [0] * 23}, "profile field 'start' must be 24"),
+        (
+            {"orientation": {"home": "middle", "white": "light"}},
+            "profile field 'orientation': unknown corner",
+        ),
+        (
+            {"colours": {"light": {"mean": [1, 2], "cov": [[1, 0, 0]] * 3}, "dark": {}}},
+            "'colours.light.mean' must be 3 numbers",
+        ),
+        (
+            {
+                "colours": {
+                    "light": {"mean": [1, 2, 3], "cov": [[1, 0, 0], [0, 1, 0], [0, 0, -1]]},
+                    "dark": {"mean": [1, 2, 3], "cov": [[1, 0, 0]] * 3},
+                }
+            },
+            "'colours.light.cov' must be symmetric",
+        ),
+        (
+            {"intrinsics": {"matrix": [[1, 0, 0]], "distortion": [], "size": [1, 1]}},
+            "'intrinsics.matrix' must be",
+        ),
+        ({"corners_source": "guess"}, "profile field 'corners_source' must be one of"),
+        ({"colour": None}, "unknown field(s): colour"),
+    ],
+)
 def test_a_broken_profile_names_the_field(tmp_path: Path, change: dict[str, object], message: str) -> None:
     record = _full_profile().to_json()
     record.update(change)

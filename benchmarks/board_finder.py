@@ -1,0 +1,120 @@
+"""Benchmark of the automatic board finder: corner error and time per view angle and board style.
+
+Each frame is a new random scene (style of the family, camera at the given tilt from straight above
+with random azimuth, roll, lens, light and noise) showing a random position -- starts and mid-game --
+with dice and, on every other frame, clutter beside the board. The error of a frame is the largest
+of its four corner errors in pixels (1280x720 frames), taken over both namings of the board's half turn
+(the finder cannot tell the ends of an empty board apart; the orientation step does). A frame fails
+when that error exceeds ``FAIL_PX``; "confident-wrong" counts failures the finder reported as sure.
+
+    python -m benchmarks.board_finder [--n 3] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+import numpy as np
+
+from benchmarks._table import table, write
+from nardy.calibration.config import FinderConfig
+from nardy.calibration.finder import find_board
+from nardy.vision.scene import Scene, random_dice, random_layout
+from nardy.vision.style import BOARD_FAMILIES
+from tests.calibration.scenes import add_clutter, corner_error
+
+TILTS = (0.0, 20.0, 35.0, 50.0)
+FAIL_PX = 8.0
+SIZE = (1280, 720)
+
+
+def run(n: int, seed: int) -> dict[str, Any]:
+    cfg = FinderConfig()
+    records = []
+    for ti, tilt in enumerate(TILTS):
+        for fi, family in enumerate(BOARD_FAMILIES):
+            for k in range(n):
+                rng = np.random.default_rng([seed, ti, fi, k])
+                scene = Scene.random(rng, size=SIZE, family=family, tilt=(tilt, tilt))
+                layout = random_layout(rng)
+                dice = random_dice(scene, layout, rng, int(rng.integers(0, 3)))
+                sample = scene.render(layout, dice=dice, rng=rng)
+                image = sample.image
+                clutter = k % 2 == 1
+                if clutter:
+                    image = add_clutter(image, scene, rng)
+                t0 = time.perf_counter()
+                found = find_board(cfg, image)
+                ms = (time.perf_counter() - t0) * 1000.0
+                err = (
+                    corner_error(found.corners, sample.corners) if found.corners is not None else float("inf")
+                )
+                records.append(
+                    {
+                        "tilt": tilt,
+                        "family": family,
+                        "clutter": clutter,
+                        "error_px": err,
+                        "confidence": found.confidence,
+                        "ok": found.ok,
+                        "ms": ms,
+                    }
+                )
+    return {"records": records}
+
+
+def summarise(records: list[dict[str, Any]], key: str) -> list[list[Any]]:
+    rows = []
+    for value in sorted({r[key] for r in records}, key=str):
+        rs = [r for r in records if r[key] == value]
+        rows.append(_row(f"{key} {value:g}" if isinstance(value, float) else f"{value}", rs))
+    return rows
+
+
+def _row(name: str, rs: list[dict[str, Any]]) -> list[Any]:
+    e = np.array([r["error_px"] for r in rs])
+    fails = e > FAIL_PX
+    sure_wrong = sum(1 for r, f in zip(rs, fails, strict=True) if f and r["ok"])
+    unsure = sum(1 for r in rs if not r["ok"])
+    return [
+        name,
+        len(rs),
+        float(np.median(e)),
+        float(np.quantile(e, 0.95)),
+        f"{np.mean(fails):.0%}",
+        f"{unsure / len(rs):.0%}",
+        sure_wrong,
+        float(np.median([r["ms"] for r in rs])),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=3, help="frames per view angle and board family")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    data = run(args.n, args.seed)
+    recs = data["records"]
+    headers = ["frames", "n", "median px", "p95 px", f"fail >{FAIL_PX:g}px", "unsure", "sure but wrong", "ms"]
+    rows = summarise(recs, "tilt") + summarise(recs, "family") + [_row("all", recs)]
+    print(table(headers, rows))
+    path = write(
+        "board_finder",
+        {
+            "n_per_cell": args.n,
+            "seed": args.seed,
+            "fail_px": FAIL_PX,
+            "size": list(SIZE),
+            "headers": headers,
+            "rows": rows,
+            "records": recs,
+        },
+    )
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,329 @@
+"""Stage 5 of the board finder -- corners to the pixel, from the edges of the board's drawing.
+
+The model is the board's line drawing: the playing area's four sides, the bar's two edges and the
+sides of the 24 points. Sample points along it are projected with the current corners; from each, the
+strongest colour edge along the line's normal is looked for within a search distance; the corners are
+then moved so the drawing lies on those edges (Gauss-Newton on the eight corner coordinates, with
+Tukey's weights so checkers, dice and a missing bar edge do not pull). Passes with shrinking search
+distances go from "roughly right" to sub-pixel; the last may run on the full-resolution frame.
+
+The sides of the points are used only in the later passes and only their middle part: near the
+bases and the tips the neighbouring points' sides come close and could be mistaken for each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from nardy.calibration.config import RefineConfig
+from nardy.calibration.edges import Gradient
+from nardy.vision.geometry import POINTS_PER_ROW, ROWS, BoardGeometry
+
+F32 = NDArray[np.float32]
+F64 = NDArray[np.float64]
+
+SIDE, BAR, POINT = 0, 1, 2
+"""Kinds of model segment."""
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A straight piece of the board's drawing, board units; only ``t0..t1`` of it is sampled."""
+
+    a: tuple[float, float]
+    b: tuple[float, float]
+    kind: int
+    t0: float = 0.0
+    t1: float = 1.0
+
+
+def model_segments(geometry: BoardGeometry, point_part: tuple[float, float] = (0.2, 0.8)) -> list[Segment]:
+    """The board's drawing: 4 sides (in corner order: top, right, bottom, left), the bar's edges and
+    the sides of the points (their ``point_part`` fraction from base to tip)."""
+    g = geometry
+    c = g.corners()
+    out = [Segment((c[i, 0], c[i, 1]), (c[(i + 1) % 4, 0], c[(i + 1) % 4, 1]), SIDE) for i in range(4)]
+    if g.bar_width > 0:
+        for x in (g.half_width, g.half_width + g.bar_width):
+            out.append(Segment((x, 0.0), (x, g.height), BAR, 0.05, 0.95))
+    for row in ROWS:
+        for i in range(POINTS_PER_ROW):
+            tri = g.triangle(row, i)
+            for k in (0, 1):
+                out.append(Segment((tri[k, 0], tri[k, 1]), (tri[2, 0], tri[2, 1]), POINT, *point_part))
+    return out
+
+
+def board_homography(geometry: BoardGeometry, corners: F64) -> F64:
+    src = geometry.corners().astype(np.float32)
+    return np.asarray(
+        cv2.getPerspectiveTransform(src, np.asarray(corners, dtype=np.float32)), dtype=np.float64
+    )
+
+
+def _project(h: F64, pts: F64, lens: Lens | None = None) -> F64:
+    q = pts @ h[:, :2].T + h[:, 2]
+    p = np.asarray(q[:, :2] / q[:, 2:3], dtype=np.float64)
+    return p if lens is None else lens.distort(p)
+
+
+@dataclass(frozen=True)
+class Lens:
+    """First-order radial distortion about ``centre``: ``p_d = c + (p_u - c) (1 + kappa |p_u - c|^2 /
+    norm^2)`` (pixels; ``norm`` is half the image diagonal, so ``kappa`` does not depend on the
+    resolution)."""
+
+    centre: tuple[float, float]
+    norm: float
+    kappa: float = 0.0
+
+    def distort(self, p: F64) -> F64:
+        c = np.asarray(self.centre)
+        d = p - c
+        r2 = np.sum(d * d, axis=1, keepdims=True) / self.norm**2
+        return np.asarray(c + d * (1.0 + self.kappa * r2), dtype=np.float64)
+
+    def undistort(self, p: F64) -> F64:
+        c = np.asarray(self.centre)
+        d = p - c
+        u = d.copy()
+        for _ in range(20):
+            r2 = np.sum(u * u, axis=1, keepdims=True) / self.norm**2
+            u = d / (1.0 + self.kappa * r2)
+        return np.asarray(c + u, dtype=np.float64)
+
+    def with_kappa(self, kappa: float) -> Lens:
+        return Lens(self.centre, self.norm, kappa)
+
+
+@dataclass(frozen=True)
+class Samples:
+    """Points of the drawing in board units, the kind of segment each is on, and each segment's
+    direction in board units."""
+
+    board: F64
+    kind: NDArray[np.int64]
+    side: NDArray[np.int64]
+    """Which side (0..3) a sample lies on, -1 for bar and points."""
+    direction: F64
+
+
+def sample_model(segments: list[Segment], h: F64, step: float, kinds: tuple[int, ...]) -> Samples:
+    """Points every ``step`` image pixels along the segments of ``kinds``, projected with ``h``."""
+    pts, kind, side, dirs = [], [], [], []
+    side_index = 0
+    for seg in segments:
+        this_side = side_index if seg.kind == SIDE else -1
+        if seg.kind == SIDE:
+            side_index += 1
+        if seg.kind not in kinds:
+            continue
+        a, b = np.asarray(seg.a), np.asarray(seg.b)
+        ends = _project(h, np.array([a + (b - a) * seg.t0, a + (b - a) * seg.t1]))
+        n = max(2, int(np.linalg.norm(ends[1] - ends[0]) / step))
+        t = seg.t0 + (seg.t1 - seg.t0) * (np.arange(n) + 0.5) / n
+        pts.append(a[None, :] + (b - a)[None, :] * t[:, None])
+        kind += [seg.kind] * n
+        side += [this_side] * n
+        d = (b - a) / np.linalg.norm(b - a)
+        dirs.append(np.repeat(d[None, :], n, axis=0))
+    if not pts:
+        return Samples(np.zeros((0, 2)), np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, 2)))
+    return Samples(np.vstack(pts), np.asarray(kind, np.int64), np.asarray(side, np.int64), np.vstack(dirs))
+
+
+def model_normals(h: F64, board: F64, direction: F64, lens: Lens | None = None) -> tuple[F64, F64]:
+    """Image points and unit image normals of the model lines at ``board`` samples."""
+    p = _project(h, board, lens)
+    q = _project(h, board + direction * 1e-3, lens)
+    d = q - p
+    d /= np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-12)
+    return p, np.column_stack([-d[:, 1], d[:, 0]])
+
+
+def search_edges(
+    grad: Gradient,
+    points: F64,
+    normals: F64,
+    reach: float,
+    min_response: float,
+    gate: NDArray[np.bool_] | None = None,
+    lab: F32 | None = None,
+    colours: F64 | None = None,
+    max_colour: float = 0.0,
+    inside: float = 2.0,
+) -> tuple[F64, F64]:
+    """For each image point, the signed distance along its normal (within ``reach`` pixels) to the
+    strongest edge across it, and that edge's strength; NaN where none is strong enough.
+
+    Where ``gate`` is True the edge must also have, ``inside`` pixels further along the normal, a colour
+    of ``lab`` within ``max_colour`` of one of ``colours`` (K, 3): a side of the playing area is where
+    the playing area's colours begin, not the frame's outer edge.
+    """
+    ts = np.arange(-reach, reach + 0.25, 0.5, dtype=np.float64)
+    xs = (points[:, 0:1] + normals[:, 0:1] * ts[None, :]).astype(np.float32)
+    ys = (points[:, 1:2] + normals[:, 1:2] * ts[None, :]).astype(np.float32)
+    gx = cv2.remap(grad.dx, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0.0)
+    gy = cv2.remap(grad.dy, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0.0)
+    resp = np.abs(gx * normals[:, 0:1] + gy * normals[:, 1:2]).astype(np.float64)
+    peak = np.zeros_like(resp, dtype=bool)
+    peak[:, 1:-1] = (
+        (resp[:, 1:-1] >= resp[:, :-2]) & (resp[:, 1:-1] >= resp[:, 2:]) & (resp[:, 1:-1] >= min_response)
+    )
+    if gate is not None and lab is not None and colours is not None and gate.any():
+        gi = np.flatnonzero(gate)
+        xi = xs[gi] + normals[gi, 0:1].astype(np.float32) * inside
+        yi = ys[gi] + normals[gi, 1:2].astype(np.float32) * inside
+        col = cv2.remap(lab, xi, yi, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+        dist = np.min(np.linalg.norm(col[:, :, None, :] - colours[None, None, :, :], axis=3), axis=2)
+        peak[gi] &= dist <= max_colour
+    score = np.where(peak, resp, -1.0)
+    k = np.argmax(score, axis=1)
+    rows = np.arange(len(points))
+    best = resp[rows, k]
+    ok = peak[rows, k]
+    kk = np.clip(k, 1, len(ts) - 2)
+    left, right = resp[rows, kk - 1], resp[rows, kk + 1]
+    denom = left - 2 * best + right
+    frac = np.where(ok & (denom < 0), 0.5 * (left - right) / np.where(denom < 0, denom, -1.0), 0.0)
+    offset = ts[k] + np.clip(frac, -1.0, 1.0) * 0.5
+    return np.where(ok, offset, np.nan), np.where(ok, best, np.nan)
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The result of ``refine_corners``."""
+
+    corners: F64
+    """(4, 2) refined corners (in the image as it is, lens included)."""
+    side_support: float
+    """Fraction of the samples on the four sides that found an edge where the fit put the side."""
+    point_support: float
+    """The same for the sides of the points."""
+    residual: float
+    """Median distance (pixels) of the matched edges from the fitted drawing."""
+    moved: float
+    """How far the corners moved (pixels, the largest)."""
+    kappa: float = 0.0
+    """The lens's radial distortion found (see ``Lens``)."""
+
+
+def _fit_step(
+    geometry: BoardGeometry,
+    params: F64,
+    s: Samples,
+    targets: F64,
+    normals: F64,
+    config: RefineConfig,
+    mask: NDArray[np.bool_],
+    reach: float,
+    lens: Lens,
+    fit_lens: bool,
+) -> F64:
+    """One weighted Gauss-Newton step moving ``params`` (8 undistorted corner coordinates, then kappa)
+    so the samples reach ``targets``."""
+
+    def project(p: F64) -> F64:
+        return _project(
+            board_homography(geometry, p[:8].reshape(4, 2)), s.board[mask], lens.with_kappa(float(p[8]))
+        )
+
+    pts = project(params)
+    n = normals[mask]
+    r = np.sum((targets[mask] - pts) * n, axis=1)
+    c = max(config.tukey, config.tukey_reach * reach)
+    w = np.where(np.abs(r) < c, (1 - (r / c) ** 2) ** 2, 0.0)
+    if np.count_nonzero(w) < 12:
+        return params
+    k_used = 9 if fit_lens else 8
+    jac = np.zeros((len(r), k_used))
+    for k in range(k_used):
+        eps = 0.25 if k < 8 else 1e-3
+        moved = params.copy()
+        moved[k] += eps
+        jac[:, k] = np.sum((project(moved) - pts) * n, axis=1) / eps
+    damping = np.full(k_used, 1e-3)
+    if fit_lens:
+        damping[8] = config.kappa_prior * float(np.sum(w))
+    a = jac.T @ (jac * w[:, None]) + np.diag(damping)
+    delta = np.linalg.solve(
+        a,
+        jac.T @ (w * r) - np.concatenate([np.zeros(8), [damping[8] * params[8]]])[:k_used]
+        if fit_lens
+        else jac.T @ (w * r),
+    )
+    out = params.copy()
+    out[:k_used] += delta
+    out[8] = float(np.clip(out[8], -config.max_kappa, config.max_kappa))
+    return out
+
+
+def refine_corners(
+    config: RefineConfig,
+    grad: Gradient,
+    corners: F64,
+    geometry: BoardGeometry,
+    searches: tuple[float, ...],
+    *,
+    lens: Lens | None = None,
+    lab: F32 | None = None,
+    colours: F64 | None = None,
+) -> Fit:
+    """Fit the board's drawing to the edges of ``grad`` starting from ``corners`` (4, 2) (TL, TR, BR, BL,
+    pixels of ``grad``), one pass per search distance in ``searches``.
+
+    ``lens``: the radial distortion to start from and, when ``config.fit_lens``, to fit (its centre is
+    the image centre in ``grad``'s pixels). ``lab`` and ``colours`` (K, 3): the image in Lab and the
+    playing area's colours, to tell the playing area's sides from the frame's outer edges.
+    """
+    segments = model_segments(geometry)
+    hh, ww = grad.dx.shape
+    lens = lens or Lens((ww / 2.0, hh / 2.0), 0.5 * float(np.hypot(ww, hh)))
+    start = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+    params = np.concatenate([lens.undistort(start).reshape(-1), [lens.kappa]])
+
+    def current() -> tuple[F64, Lens]:
+        return board_homography(geometry, params[:8].reshape(4, 2)), lens.with_kappa(float(params[8]))
+
+    for pass_no, reach in enumerate(searches):
+        first = pass_no == 0 and len(searches) > 1
+        kinds = (SIDE, BAR) if first else (SIDE, BAR, POINT)
+        h, ln = current()
+        s = sample_model(segments, h, config.step, kinds)
+        pts, normals = model_normals(h, s.board, s.direction, ln)
+        offset, _ = search_edges(
+            grad, pts, normals, reach, config.min_response, s.kind == SIDE, lab, colours, config.max_colour
+        )
+        found = np.isfinite(offset)
+        targets = pts + normals * np.nan_to_num(offset)[:, None]
+        for _ in range(config.iterations):
+            params = _fit_step(
+                geometry,
+                params,
+                s,
+                targets,
+                normals,
+                config,
+                found,
+                reach,
+                lens,
+                config.fit_lens and not first,
+            )
+    h, ln = current()
+    final = _project(h, geometry.corners(), ln)
+    # how well the final drawing lies on edges
+    s = sample_model(segments, h, config.step, (SIDE, POINT))
+    pts, normals = model_normals(h, s.board, s.direction, ln)
+    tight = max(1.0, config.tukey * 0.6)
+    offset, _ = search_edges(grad, pts, normals, tight + 1.0, config.min_response)
+    hit = np.isfinite(offset) & (np.abs(np.nan_to_num(offset, nan=99.0)) <= tight)
+    side = s.kind == SIDE
+    side_support = float(np.mean(hit[side])) if side.any() else 0.0
+    point_support = float(np.mean(hit[~side])) if (~side).any() else 0.0
+    residual = float(np.median(np.abs(offset[hit]))) if hit.any() else float("inf")
+    moved = float(np.max(np.linalg.norm(final - start, axis=1)))
+    return Fit(final, side_support, point_support, residual, moved, float(params[8]))

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from nardy.calibration.orientation import Orientation
+from nardy.calibration.profile import Profile
+from nardy.cli import main
+from nardy.rules import Position
+from nardy.vision.scene import Scene
+
+
+def test_calibrate_markers_writes_a_sheet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["calibrate", "markers", "--out", str(tmp_path / "m.pdf"), "--dpi", "72"]) == 0
+    assert (tmp_path / "m.pdf").read_bytes().startswith(b"%PDF")
+    assert main(["calibrate", "markers", "--out", str(tmp_path / "m.txt")]) == 2
+    assert ".png or .pdf" in capsys.readouterr().err
+
+
+def test_calibrate_board_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    scene = Scene.random(
+        np.random.default_rng(12), size=(960, 540), family="oak", tilt=(20.0, 20.0), harsh=0.5
+    )
+    sample = scene.render(
+        Orientation("top-right").from_position(Position.initial("long")), rng=np.random.default_rng(1)
+    )
+    image = tmp_path / "frame.png"
+    cv2.imwrite(str(image), sample.image)
+    out = tmp_path / "board.json"
+    corners = [f"{x:.2f},{y:.2f}" for x, y in sample.corners]
+    code = main(
+        [
+            "calibrate",
+            "board",
+            "--camera",
+            str(image),
+            "--corners",
+            *corners,
+            "--variant",
+            "long",
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    profile = Profile.load(out)
+    assert profile.corners_source == "manual" and profile.variant == "long"
+    assert profile.orientation == Orientation("top-right") and profile.orientation_source == "start"
+    assert profile.colours is not None
+    assert (tmp_path / "board-debug.png").exists()
+    capsys.readouterr()
+    assert main(["calibrate", "check", "--profile", str(out), str(image), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["fits"] and report["pattern"] > 0.7
+
+
+def test_calibrate_board_finds_the_board_by_itself(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scene = Scene.random(
+        np.random.default_rng(24), size=(960, 540), family="felt", tilt=(0.0, 0.0), harsh=0.5
+    )
+    sample = scene.render(
+        Orientation().from_position(Position.initial("short")), rng=np.random.default_rng(11)
+    )
+    image = tmp_path / "frame.png"
+    cv2.imwrite(str(image), sample.image)
+    assert main(["calibrate", "board", "--camera", str(image), "--out", str(tmp_path / "p.json")]) == 0
+    assert "found: corners" in capsys.readouterr().out
+    assert Profile.load(tmp_path / "p.json").corners_source == "auto"
