@@ -2,6 +2,7 @@
 
 >>> from nardy.referee.session import Referee
 >>> from nardy.web.services import Services
+from nardy.web.sse import json_text
 >>> app = create_app(Services(Referee()))
 >>> handle = serve_in_thread(app, "127.0.0.1", 0)      # doctest: +SKIP
 >>> print(handle.link())                                 # doctest: +SKIP
@@ -23,6 +24,7 @@ from typing import Any
 from urllib.parse import quote
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from nardy.referee.session import Referee
@@ -31,8 +33,16 @@ from nardy.web.http import register_errors
 from nardy.web.live import Dashboard
 from nardy.web.security import MAX_BODY, security_headers
 from nardy.web.services import Services
+from nardy.web.sse import json_text
 
 log = logging.getLogger(__name__)
+
+
+class _BrowserJSON(DefaultJSONProvider):
+    """JSON a browser can parse: no ``Infinity`` or ``NaN`` (they become null)."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        return json_text(obj)
 
 
 def create_app(services: Services | None = None, config: Mapping[str, Any] | None = None) -> Flask:
@@ -51,7 +61,7 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     )
     if config:
         app.config.update(config)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json = _BrowserJSON(app)
     app.extensions["nardy"] = Dashboard(services or Services(Referee()))
     register_errors(app)
     app.after_request(security_headers)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -87,10 +88,29 @@ class Viewer:
         return len(self._items)
 
 
+def _finite(value: Any) -> Any:
+    """``value`` with infinities and NaNs as None: browsers' JSON has no such numbers."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def json_text(data: Any) -> str:
+    """Compact JSON a browser can parse (a referee's margin may be infinite, for instance)."""
+    try:
+        return json.dumps(data, separators=(",", ":"), default=str, allow_nan=False)
+    except ValueError:
+        return json.dumps(_finite(data), separators=(",", ":"), default=str, allow_nan=False)
+
+
 def sse_message(kind: str, data: dict[str, Any], ident: int | None = None) -> str:
     """One Server-Sent Event (the JSON is one line, so one ``data:`` field)."""
     head = f"id: {ident}\n" if ident is not None else ""
-    text = json.dumps(data, separators=(",", ":"), default=str)
+    text = json_text(data)
     return f"{head}event: {kind}\ndata: {text}\n\n"
 
 
