@@ -1,0 +1,120 @@
+"""Fixtures: a referee with a manual clock, the app over it, clients with and without the token,
+and (for the browser tests) a real server on 127.0.0.1."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from nardy.referee.events import EventBus
+from nardy.referee.match import MatchInfo
+from nardy.referee.reading import BoardReading
+from nardy.referee.session import Referee
+from nardy.rules import Position
+from nardy.web.app import ServerHandle, close_app, create_app, serve_in_thread
+from nardy.web.services import Services, Settings
+
+TOKEN = "test-token-0123456789"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Table:
+    """Plays the camera and the dice for a referee."""
+
+    def __init__(self, referee: Referee, clock: Clock) -> None:
+        self.ref = referee
+        self.clock = clock
+
+    def show(self, position: Position, frames: int = 5) -> None:
+        reading = BoardReading.certain(position, 0.97)
+        for _ in range(frames):
+            self.clock.t += 0.2
+            self.ref.on_reading(reading)
+
+    def roll(self, a: int, b: int, source: str = "e-dice") -> None:
+        self.clock.t += 0.5
+        self.ref.on_roll((a, b), source)
+
+
+def make_referee(variant: str = "short", clock: Clock | None = None, **info: object) -> Referee:
+    clock = clock or Clock()
+    return Referee(MatchInfo(variant=variant, **info), bus=EventBus(clock), clock=clock)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def referee(clock: Clock) -> Referee:
+    return make_referee("short", clock, length=5, white="Anna", black="Boris")
+
+
+@pytest.fixture
+def table(referee: Referee, clock: Clock) -> Table:
+    return Table(referee, clock)
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return Settings(mode="training", token=TOKEN)
+
+
+@pytest.fixture
+def services(referee: Referee, settings: Settings) -> Services:
+    return Services(referee, settings=settings)
+
+
+@pytest.fixture
+def app(services: Services) -> Iterator[Flask]:
+    app = create_app(services, {"TESTING": True})
+    yield app
+    close_app(app)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def bearer() -> dict[str, str]:
+    return {"Authorization": f"Bearer {TOKEN}"}
+
+
+class Controls:
+    """A browser-like session unlocked by the start-up link: cookie + CSRF header."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        response = client.get(f"/?token={TOKEN}")
+        assert response.status_code == 303
+        self.csrf = client.get("/api/session").get_json()["csrf"]
+
+    def post(self, path: str, body: object = None, **headers: str) -> TestResponse:
+        return self.client.post(
+            path, json={} if body is None else body, headers={"X-CSRF-Token": self.csrf, **headers}
+        )
+
+
+@pytest.fixture
+def controls(client: FlaskClient) -> Controls:
+    return Controls(client)
+
+
+@pytest.fixture
+def server(app: Flask) -> Iterator[ServerHandle]:
+    handle = serve_in_thread(app, "127.0.0.1", 0)
+    yield handle
+    handle.stop()
