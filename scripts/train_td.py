@@ -95,6 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--eval-every", type=int, default=5000)
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--out", type=Path, required=True, help="where the final weights go")
+    parser.add_argument(
+        "--export", action="store_true", help="only write --out from the checkpoint as it stands, no training"
+    )
     args = parser.parse_args(argv)
 
     variant = find_variant(args.variant)
@@ -112,6 +115,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _set_rng_state(rng, str(data["rng"]))
             log = json.loads(str(data["log"]))
         print(f"resumed from {args.checkpoint} after {done} games", flush=True)
+    elif args.export:
+        parser.error(f"--export needs an existing --checkpoint ({args.checkpoint} is missing)")
     evaluator = Evaluator(net, backgammons=variant.name == "short")
     start = time.monotonic()
     window_loss = 0.0
@@ -119,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     window_games = 0
     window_start = time.monotonic()
     decay = (args.lr_end / args.lr) ** (1.0 / max(args.games, 1))
-    while done < args.games:
+    while done < args.games and not args.export:
         if args.hours is not None and time.monotonic() - start > args.hours * 3600:
             print(f"time limit reached after {done} games", flush=True)
             break
@@ -157,7 +162,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "seed": args.seed,
         "eval_log": log,
     }
-    save_checkpoint(args.checkpoint, net, opt, rng, done, log)
+    if not args.export:
+        save_checkpoint(args.checkpoint, net, opt, rng, done, log)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     net.save(args.out)
     print(f"wrote {args.out} after {done} games", file=sys.stderr, flush=True)

@@ -18,30 +18,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from nardy.hints.blas import matmul, one_thread
+
 FloatArray = NDArray[np.float32]
 
 OUTPUTS = 5
 WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(OUTPUTS)
-
-
-# OpenBLAS hands a matrix product to its thread pool once rows * inner * cols passes about
-# 262,144; for our small batches on a shared machine the threads cost far more than they save
-# (40 x 208 by 208 x 128 took 0.6 ms threaded against 0.05 ms on one thread), so products are
-# cut into row blocks below that size. Nothing is changed in the process's BLAS settings.
-_BLAS_THREAD_THRESHOLD = 200_000
-
-
-def _matmul(x: FloatArray, w: FloatArray) -> FloatArray:
-    """``x @ w`` in row blocks small enough for BLAS to stay on the calling thread."""
-    rows = max(1, _BLAS_THREAD_THRESHOLD // (w.shape[0] * w.shape[1]))
-    n = x.shape[0]
-    if n <= rows:
-        out: FloatArray = x @ w
-        return out
-    out = np.empty((n, w.shape[1]), dtype=np.result_type(x, w))
-    for i in range(0, n, rows):
-        np.matmul(x[i : i + rows], w, out=out[i : i + rows])
-    return out
 
 
 def _sigmoid(z: FloatArray) -> FloatArray:
@@ -86,7 +68,9 @@ class Network:
 
     def forward(self, x: FloatArray) -> FloatArray:
         """The five chances for each row of ``x`` ``(n, inputs)``: ``(n, 5)``."""
-        return _sigmoid(_matmul(np.tanh(_matmul(x, self.w1) + self.b1), self.w2) + self.b2)
+        with one_thread() as single:
+            h = np.tanh(matmul(x, self.w1, single) + self.b1)
+            return _sigmoid(matmul(h, self.w2, single) + self.b2)
 
     def gradients(self, x: FloatArray, target: FloatArray) -> tuple[float, list[FloatArray]]:
         """Mean cross-entropy of the outputs against ``target`` ``(n, 5)`` and its gradients."""

@@ -88,3 +88,20 @@ def test_equity_and_sides() -> None:
     assert equity(koks, backgammons=False)[0] == pytest.approx(2.0)
     p = np.random.default_rng(8).random((20, 5), dtype=np.float32)
     assert np.allclose(swap_sides(swap_sides(p)), p)
+
+
+def test_blas_thread_count_is_restored() -> None:
+    from nardy.hints import blas
+
+    rng = np.random.default_rng(9)
+    x = rng.random((40, 30), dtype=np.float32)
+    w = rng.random((30, 20), dtype=np.float32)
+    assert np.allclose(blas.matmul(x, w, single=False), x @ w, atol=1e-5)
+    controls = blas._controls()
+    before = controls.get() if controls is not None else None
+    with blas.one_thread() as single:
+        assert single == (controls is not None)
+        if controls is not None:
+            assert controls.get() == 1
+    if controls is not None:
+        assert controls.get() == before
