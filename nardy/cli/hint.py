@@ -50,13 +50,14 @@ def register(subparsers: Any) -> None:
         help="mark the mistakes of a played game",
         description=(
             "Review each turn of a game: the equity the play gave up against the best play, marked "
-            "doubtful (0.04 or more), error (0.08) or blunder (0.16). Input: JSON lines "
+            "doubtful (0.04 or more), error (0.08) or blunder (0.16). Input: a match record as "
+            "'nardy matches export' writes it in JSON, or JSON lines "
             '{"position": P, "roll": [d1, d2], "first_turn": bool, "play": "24/18 13/8"} '
             '(or "after": P2 instead of "play"; "play": null when the roll could not be played).'
         ),
         epilog=EPILOG_POSITION,
     )
-    a.add_argument("file", type=Path, help="the turns, one JSON object a line ('-' for standard input)")
+    a.add_argument("file", type=Path, help="the match JSON or the turns, one a line ('-' for standard input)")
     a.add_argument("--engine", choices=["gnubg", "own"], default="gnubg")
     a.add_argument("--plies", type=int, choices=[1, 2], default=1, help=PLIES_HELP)
     a.add_argument("--json", action="store_true", help="machine-readable output")
@@ -98,15 +99,23 @@ def run_hint(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_analyse(args: argparse.Namespace) -> int:
-    from nardy.hints import AnalysisConfig, HintEngine, PlayReview, engine_for, review_turn
+def _match_record(text: str) -> Any:
+    """The match record if ``text`` is one match JSON (``nardy matches export`` writes it), else None."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(data, dict) or data.get("format") != "nardy-match":
+        return None
+    from nardy.rules.record import MatchRecord
+
+    return MatchRecord.from_json(data)
+
+
+def _review_lines(text: str, engine_name: str, plies: int) -> Any:
+    from nardy.hints import AnalysisConfig, HintEngine, MatchReview, PlayReview, engine_for, review_turn
     from nardy.rules import Position, Roll
 
-    try:
-        text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text(encoding="utf-8")
-    except OSError as exc:
-        print(f"nardy analyse: {exc}", file=sys.stderr)
-        return 2
     engines: dict[str, HintEngine] = {}
     config = AnalysisConfig()
     reviews: list[PlayReview] = []
@@ -127,14 +136,26 @@ def run_analyse(args: argparse.Namespace) -> int:
                 raise ValueError("'first_turn' must be true or false")
             engine = engines.get(position.variant)
             if engine is None:
-                engine = engines[position.variant] = engine_for(position.variant, args.engine, args.plies)
+                engine = engines[position.variant] = engine_for(position.variant, engine_name, plies)  # type: ignore[arg-type]
             reviews.append(review_turn(len(reviews), (position, roll, first, play), engine, config))
-        except (ValueError, TypeError, FileNotFoundError) as exc:
-            print(f"nardy analyse: line {number}: {exc}", file=sys.stderr)
-            return 2
-    from nardy.hints import MatchReview
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"line {number}: {exc}") from None
+    return MatchReview(tuple(reviews), config)
 
-    review = MatchReview(tuple(reviews), config)
+
+def run_analyse(args: argparse.Namespace) -> int:
+    from nardy.hints import analyse_match, engine_for
+
+    try:
+        text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text(encoding="utf-8")
+        record = _match_record(text)
+        if record is not None:
+            review = analyse_match(record, engine_for(record.variant, args.engine, args.plies))
+        else:
+            review = _review_lines(text, args.engine, args.plies)
+    except (OSError, ValueError, TypeError) as exc:
+        print(f"nardy analyse: {exc}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(review.to_json(), separators=(",", ":")))
         return 0
@@ -147,7 +168,10 @@ def run_analyse(args: argparse.Namespace) -> int:
             if r.mark in ("blunder", "error", "illegal")
             else (f"  {r.mark}" if r.mark else "")
         )
-        print(f"{r.index + 1:4d}. {r.mover.value:<5} {r.roll}  {played:<22} best {best:<22} {loss}{flag}")
+        game = "" if r.game is None else f"g{r.game} "
+        print(
+            f"{game}{r.index + 1:4d}. {r.mover.value:<5} {r.roll}  {played:<22} best {best:<22} {loss}{flag}"
+        )
     for color, s in review.summary().items():
         marks = ", ".join(f"{n} {m}" for m, n in sorted(s.marks.items())) or "no marks"
         lost = f"{s.total_loss:.3f} equity lost ({s.mean_loss:.3f} a decision)"

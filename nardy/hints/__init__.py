@@ -7,7 +7,15 @@
 numpy is imported only when our own engine is first used.
 """
 
-from nardy.hints.analysis import AnalysisConfig, MatchReview, PlayReview, SideSummary, analyse, review_turn
+from nardy.hints.analysis import (
+    AnalysisConfig,
+    MatchReview,
+    PlayReview,
+    SideSummary,
+    analyse,
+    analyse_match,
+    review_turn,
+)
 from nardy.hints.engine import Chances, FallbackEngine, Hint, HintEngine, RankedPlay, engine_for
 
 __all__ = [
@@ -21,6 +29,7 @@ __all__ = [
     "RankedPlay",
     "SideSummary",
     "analyse",
+    "analyse_match",
     "engine_for",
     "review_turn",
 ]

@@ -1,9 +1,10 @@
 """Post-match analysis: how much equity each play gave up against the best one.
 
-Feed :func:`analyse` the turns of a game or match in order -- anything shaped like
-``(position, roll, first_turn, play)``, as tuples or as objects with those attributes (a
-recorded match's turns will do) -- and it ranks every roll's plays with a hint engine and marks
-each play by its loss, with GNU Backgammon's thresholds by default:
+Feed :func:`analyse` the turns of a game in order -- anything shaped like
+``(position, roll, first_turn, play)``, as tuples or as objects with those attributes -- or
+:func:`analyse_match` a recorded :class:`~nardy.rules.record.MatchRecord`; each roll's plays are
+ranked with a hint engine and each play is marked by its loss, with GNU Backgammon's thresholds
+by default:
 
 ==========  =====================
 mark        equity given up
@@ -21,11 +22,14 @@ loss; turns with a single legal play are ``forced`` and are not counted as decis
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from nardy.hints.engine import HintEngine, RankedPlay, engine_for
 from nardy.rules import Color, Play, Position, Roll
+
+if TYPE_CHECKING:
+    from nardy.rules.record import MatchRecord
 
 MARKS = ("", "doubtful", "error", "blunder")
 
@@ -69,6 +73,8 @@ class PlayReview:
     choices: int
     """How many legal plays the roll had."""
     engine: str
+    game: int | None = None
+    """The game's number in a match (:func:`analyse_match`), else None."""
 
     @property
     def mover(self) -> Color:
@@ -82,6 +88,7 @@ class PlayReview:
     def to_json(self) -> dict[str, Any]:
         return {
             "index": self.index,
+            "game": self.game,
             "mover": self.mover.value,
             "roll": [self.roll.high, self.roll.low],
             "played": None if self.played is None else self.played.text(),
@@ -229,4 +236,23 @@ def analyse(
             if use is None:
                 use = engines[position.variant] = engine_for(position.variant)
         out.append(review_turn(index, turn, use, config))
+    return MatchReview(tuple(out), config)
+
+
+def analyse_match(
+    record: MatchRecord, engine: HintEngine | None = None, config: AnalysisConfig = AnalysisConfig()
+) -> MatchReview:
+    """Review every turn of a recorded match (:class:`nardy.rules.record.MatchRecord`), game by game.
+
+    The engine defaults to :func:`engine_for` the match's variant with its rule options.
+    """
+    use = engine if engine is not None else engine_for(record.variant)
+    out: list[PlayReview] = []
+    for game in record.games:
+        for turn in game.turns:
+            played = turn.play if turn.play else None
+            review = review_turn(
+                len(out), (turn.before, turn.roll, game.first_turn(turn), played), use, config
+            )
+            out.append(replace(review, game=game.number))
     return MatchReview(tuple(out), config)

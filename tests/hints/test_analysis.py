@@ -80,3 +80,23 @@ def test_accepts_objects_with_turn_attributes() -> None:
     review = analyse([Turn()], engine=engine_for("short", prefer="own"))
     assert review.plays[0].played is not None and review.plays[0].played.text() == "24/20"
     assert review.plays[0].choices == 16
+
+
+def test_a_recorded_match() -> None:
+    from nardy.hints import analyse_match
+    from nardy.rules.record import GameRecord, MatchInfo, MatchRecord, judge_turn
+
+    variant = find_variant("long")
+    turns = _game("long", seed=8, turns=12, careless=Color.BLACK)
+    actions = []
+    for position, roll, first, play in turns:
+        played = Play.from_text(play) if isinstance(play, str) else None
+        if isinstance(play, Position):
+            played = variant.legal_plays(position, roll, first).find(play)
+        actions.append(judge_turn(variant, position, roll, played or Play(), first))
+    record = MatchRecord(MatchInfo("Ann", "Bob", variant), (GameRecord(1, tuple(actions)),))
+    review = analyse_match(record, engine=engine_for("long", prefer="own"))
+    assert [r.game for r in review.plays] == [1] * 12
+    plain = analyse(turns, engine=engine_for("long", prefer="own"))
+    assert [r.loss for r in review.plays] == [r.loss for r in plain.plays]
+    assert review.to_json()["plays"][0]["game"] == 1

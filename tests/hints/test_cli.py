@@ -65,3 +65,21 @@ def test_analyse_file(tmp_path: Path) -> None:
     assert data["summary"]["white"]["decisions"] == 2
     text = nardy("analyse", str(path), "--engine", "own")
     assert "ILLEGAL" in text.stdout and "white: 2 decisions" in text.stdout
+
+
+def test_analyse_a_match_record(tmp_path: Path) -> None:
+    from nardy.rules import Play, Roll, find_variant
+    from nardy.rules.record import GameRecord, MatchInfo, MatchRecord, judge_turn
+
+    variant = find_variant("long")
+    start = Position.initial("long")
+    first = judge_turn(variant, start, Roll(6, 5), Play.from_text("24/13"), True)
+    second = judge_turn(variant, first.after, Roll(3, 1), Play.from_text("24/21 21/20"), True)
+    record = MatchRecord(MatchInfo("Ann", "Bob", variant), (GameRecord(1, (first, second)),))
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(record.to_json()))
+    out = nardy("analyse", str(path), "--json")
+    assert out.returncode == 0, out.stderr
+    plays = json.loads(out.stdout)["plays"]
+    assert [p["game"] for p in plays] == [1, 1]
+    assert plays[0]["mark"] == "forced" and plays[1]["played"] == "24/20"
