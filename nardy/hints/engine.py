@@ -218,12 +218,12 @@ def engine_for(
     """
     from nardy.hints.own_engine import OwnEngine
 
+    if prefer not in ("gnubg", "own"):
+        raise ValueError(f"prefer must be 'gnubg' or 'own', not {prefer!r}")
     v = find_variant(variant)
     own = OwnEngine(v, plies=plies)
     if prefer == "own" or v.name != "short":
         return own
-    if prefer != "gnubg":
-        raise ValueError(f"prefer must be 'gnubg' or 'own', not {prefer!r}")
     from nardy.hints.gnubg_engine import GnubgEngine, GnubgUnavailable
 
     try:
