@@ -49,6 +49,11 @@ class SimConfig:
     """Share of plays made illegally first."""
     max_turns: int = 400
     """A game that lasts longer is cut (random play can wander)."""
+    illegal_at: tuple[int, ...] = ()
+    """Turn numbers (from 1, counted over the whole script) made illegally first, besides ``illegal_rate``."""
+    player: str = "random"
+    """``random``: any legal play; ``runner``: a plausible player who hits, makes points and races
+    (shorter, more natural games for a demo)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +210,8 @@ class _Builder:
             legal = self.v.legal_plays(position, roll, first)
             self.hold(position, cfg.think_seconds)
             illegal_text = None
-            if legal and self.rng.random() < cfg.illegal_rate:
+            turn_number = len(self.script.turns) + 1
+            if legal and (self.rng.random() < cfg.illegal_rate or turn_number in cfg.illegal_at):
                 attempt = self._illegal(position, roll, first)
                 if attempt is not None:
                     illegal_text, steps = attempt
@@ -216,7 +222,7 @@ class _Builder:
                     self.animate_back(shown, steps, mover)
                     self.hold(position, cfg.think_seconds)
             if legal:
-                play, after = self.rng.choice(list(legal.items()))
+                play, after = self._choose(list(legal.items()), mover)
                 self.animate(position, play.steps, mover)
                 after = after.with_turn(mover.other)
             else:
@@ -233,6 +239,11 @@ class _Builder:
         self.dice = ()
         self.hold(position, 2.0)
         self.script.games += 1
+
+    def _choose(self, options: list[tuple[Play, Position]], mover: Color) -> tuple[Play, Position]:
+        if self.config.player == "random":
+            return self.rng.choice(options)
+        return max(options, key=lambda item: _runner_score(item[1], mover) + self.rng.random() * 0.5)
 
     def animate_back(self, shown: Position, steps: tuple[Step, ...], mover: Color) -> None:
         """Take an illegal play back: each checker returns, last moved first."""
@@ -281,6 +292,23 @@ class _Builder:
                     continue
                 return Play(candidate).text(), candidate
         return None
+
+
+def _runner_score(after: Position, mover: Color) -> float:
+    """A plain player's taste: race home, hit, keep few blots, make points."""
+    opp = mover.other
+    pips = 0
+    blots = points_made = 0
+    for p in range(1, 25):
+        n = after.count(mover, p)
+        if not n:
+            continue
+        own = p if mover is Color.WHITE else (25 - p if after.variant == "short" else (p + 11) % 24 + 1)
+        pips += own * n
+        blots += n == 1
+        points_made += n >= 2
+    hits = after.bar(opp)
+    return -pips / 8.0 + 3.0 * hits - 1.0 * blots + 0.5 * points_made + 2.0 * after.off(mover)
 
 
 def _without(position: Position, color: Color, point: int) -> Position:
