@@ -215,7 +215,10 @@ export class BoardView {
     }
 
     if (model.caption) {
-      root.append(svg("text", { x: (G.left + G.trayX) / 2, y: G.mid + 14, class: "board-caption" }, model.caption));
+      const cx = (G.left + G.rightX + 6 * G.pw) / 2;
+      const width = Math.min(16 + model.caption.length * 24, 6 * G.pw * 2);
+      root.append(svg("rect", { x: cx - width / 2, y: G.mid - 30, width, height: 60, rx: 12, class: "board-caption-box" }));
+      root.append(svg("text", { x: cx, y: G.mid + 14, class: "board-caption" }, model.caption));
     }
 
     // click targets for editing

@@ -190,7 +190,10 @@ async function useProfile() {
 async function loadProfiles() {
   try {
     const data = await api("/api/calibration");
-    $("cal-profiles").replaceChildren(...data.profiles.map((n) => el("option", { value: n, text: n })));
+    const options = data.profiles.map((n) => el("option", { value: n, text: n }));
+    if (!options.length) options.push(el("option", { value: "", text: "none saved yet" }));
+    $("cal-profiles").replaceChildren(...options);
+    $("cal-use").disabled = !data.profiles.length;
     if (data.current) $("cal-profiles").value = data.current;
     $("cal-current").textContent = data.current ? `The live session uses: ${data.current}` : "No profile in use.";
   } catch (err) {

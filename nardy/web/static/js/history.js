@@ -9,10 +9,6 @@ let match = null;
 let game = null;
 let index = 0;
 
-function other(colour) {
-  return colour === "white" ? "black" : "white";
-}
-
 function positions(g) {
   const moves = g.moves || [];
   if (!moves.length) return g.start ? [g.start] : [];
@@ -100,8 +96,9 @@ function show(i) {
   }
   index = Math.max(0, Math.min(i, list.length - 1));
   const moves = game.moves || [];
-  const numbering = index < moves.length ? moves[index].mover : moves.length ? other(moves[moves.length - 1].mover) : "white";
   const last = index > 0 ? moves[index - 1] : null;
+  // numbered for the side whose play is shown, so the caption and the board agree
+  const numbering = last ? last.mover : moves.length ? moves[0].mover : "white";
   let from = [];
   let to = [];
   if (last) {

@@ -50,6 +50,15 @@ let profiles = [];
 
 const board = new BoardView($("board"), { onPlace: editPlace });
 
+// Each part of the page is redrawn only when what it shows changed (updates come several a second).
+const drawn = {};
+function changed(part, value) {
+  const text = JSON.stringify(value);
+  if (drawn[part] === text) return false;
+  drawn[part] = text;
+  return true;
+}
+
 // ================================================================== what the board shows
 function boardPosition(s) {
   const turn = s.turn;
@@ -64,7 +73,8 @@ function numbering(s) {
 function renderBoard() {
   if (!state) return;
   if (editing) {
-    board.render({ position: editing, numbering: numbering(state), flipped, editing: true, cube: null });
+    const model = { position: editing, numbering: numbering(state), flipped, editing: true, cube: null };
+    if (changed("board", model)) board.render(model);
     return;
   }
   const alertPoints = state.alerts.flatMap((a) => a.points || []);
@@ -78,9 +88,9 @@ function renderBoard() {
   if (preview) {
     const mover = numbering(state);
     const { from, to } = diffPoints(state.position, preview.position, mover);
-    Object.assign(model, { position: preview.position, from, to, caption: preview.play, alertPoints: [] });
+    Object.assign(model, { position: preview.position, from, to, caption: preview.play, alertPoints: [], cube: null });
   }
-  board.render(model);
+  if (changed("board", model)) board.render(model);
 }
 
 function cubeInUse() {
@@ -611,12 +621,13 @@ function render(next, events, full) {
   const modeBadge = $("mode-badge");
   modeBadge.textContent = `${state.mode} mode`;
   modeBadge.className = `badge mode-${state.mode}`;
-  renderAlerts(full ? null : events);
-  renderTurn();
-  renderDice();
-  renderScore();
-  renderMoves();
-  renderPlays();
+  const s = state;
+  if (changed("alerts", s.alerts)) renderAlerts(full ? null : events);
+  if (changed("turn", [s.phase, s.turn, s.to_move, s.result, s.cube, s.match.game])) renderTurn();
+  if (changed("dice", [s.dice, s.turn, s.phase])) renderDice();
+  if (changed("score", [s.match, s.cube, s.phase, s.turn, s.to_move])) renderScore();
+  if (changed("moves", [s.moves, s.turn, s.match.game])) renderMoves();
+  if (changed("plays", [s.mode, s.turn, s.legal, s.hint, s.services, config.authorized])) renderPlays();
   renderBoard();
   renderStatus();
   renderControls();
