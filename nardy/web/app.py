@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import socket
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -128,8 +129,18 @@ class ServerHandle:
 
 
 def serve_in_thread(app: Flask, host: str = "127.0.0.1", port: int = 0) -> ServerHandle:
-    """Serve ``app`` on ``host:port`` (0: any free port) from a daemon thread; stop with ``stop()``."""
-    server = make_server(host, port, app, threaded=True, request_handler=_QuietHandler)
+    """Serve ``app`` on ``host:port`` (0: any free port) from a daemon thread; stop with ``stop()``.
+
+    Raises ``OSError`` when the address cannot be used (werkzeug alone would exit the process).
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+        bound = sock.getsockname()[1]
+        # werkzeug takes a copy of the listening socket
+        server = make_server(host, bound, app, threaded=True, request_handler=_QuietHandler, fd=sock.fileno())
     thread = threading.Thread(
         target=server.serve_forever, kwargs={"poll_interval": 0.1}, name="nardy-web-server", daemon=True
     )
