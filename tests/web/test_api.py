@@ -319,3 +319,27 @@ def test_controls_via_a_session_unlocked_by_the_link(
     assert r.status_code == 200
     assert referee.state()["dice"]["last"] == [5, 2]
     assert TOKEN not in controls.client.get("/").get_data(as_text=True)  # the page never shows it
+
+
+def test_hints_from_the_real_engine() -> None:
+    from nardy.hints.engine import engine_for
+
+    referee = make_referee("short")
+    app = create_app(
+        Services(
+            referee,
+            hints=lambda variant: engine_for(variant, prefer="own"),
+            settings=Settings(mode="training", token=TOKEN),
+        )
+    )
+    try:
+        dash = dashboard_of(app)
+        referee.on_roll((3, 1), "manual")
+        assert dash.snapshot()["hint"]["status"] == "pending"
+        assert dash.hints is not None and dash.hints.wait_idle(30)
+        hint = dash.snapshot()["hint"]
+        assert hint["status"] == "ready" and hint["engine"].startswith("own short")
+        assert hint["plays"][0]["play"] == "8/5 6/5" and hint["plays"][0]["loss"] == 0
+        assert all(p["equity"] is not None for p in hint["plays"])
+    finally:
+        close_app(app)
