@@ -55,6 +55,9 @@ class Settings:
     """How many ranked plays of a hint the page gets."""
     camera_refresh_ms: int = 500
     """How often the live page fetches a new camera picture."""
+    watchdog_seconds: float = 30.0
+    """A page that heard nothing this long checks the referee's version and resyncs if it is
+    behind (a connection can die without either end noticing, e.g. on Wi-Fi)."""
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -63,6 +66,8 @@ class Settings:
             raise ValueError("the access token must be at least 8 characters")
         if self.heartbeat_seconds <= 0 or self.client_queue < 2 or self.max_viewers < 1:
             raise ValueError("heartbeat_seconds, client_queue and max_viewers must be positive")
+        if self.watchdog_seconds <= 0 or self.camera_refresh_ms < 50:
+            raise ValueError("watchdog_seconds must be positive and camera_refresh_ms at least 50")
 
 
 # ---------------------------------------------------------------------------------------- camera

@@ -82,7 +82,9 @@ def serve() -> Iterator[Serve]:
         referee = parts.pop("referee", None) or make_referee(
             variant, clock, length=5, white="Anna", black="Boris"
         )
-        app = create_app(Services(referee, settings=Settings(mode=mode, token=TOKEN), **parts))  # type: ignore[arg-type]
+        tuning = parts.pop("settings", {})
+        settings = Settings(mode=mode, token=TOKEN, **tuning)  # type: ignore[arg-type]
+        app = create_app(Services(referee, settings=settings, **parts))
         handle = serve_in_thread(app, "127.0.0.1", 0)
         handles.append(handle)
         return handle, referee, Table(referee, clock)
@@ -238,6 +240,23 @@ def test_the_page_reconnects_when_its_stream_is_dropped(page: Page, serve: Serve
     live(page)
     table.show(Position.initial("short").apply("13/8 13/11"))
     expect(page.get_by_test_id("turn-status")).to_contain_text("played 13/11 13/8")
+
+
+def test_a_silently_dead_stream_is_noticed_and_resynced(page: Page, serve: Serve) -> None:
+    handle, referee, table = serve("short", settings={"watchdog_seconds": 1.0})
+    page.goto(handle.url)
+    live(page)
+    broadcaster = dashboard_of(handle.app).broadcaster
+    with broadcaster._lock:  # the connection stays open but nothing reaches the page any more
+        orphans = list(broadcaster._viewers)
+        broadcaster._viewers.clear()
+    try:
+        table.roll(4, 1)
+        expect(page.get_by_test_id("dice")).to_have_attribute("data-values", "4-1")
+        expect(page).to_have_title("White to play 4-1 — nardy")
+    finally:
+        for viewer in orphans:
+            viewer.close()
 
 
 # ================================================================================ hints and controls

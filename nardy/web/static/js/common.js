@@ -147,6 +147,8 @@ export class LiveState {
     this.source = null;
     this.retryMs = 1000;
     this.timer = null;
+    this.heard = Date.now();
+    this.watchdog = null;
   }
 
   start(initial = null) {
@@ -156,6 +158,21 @@ export class LiveState {
     }
     this.connect();
     window.addEventListener("pagehide", () => this.stop());
+    // A connection can die without either end noticing: after a silence, compare versions.
+    const every = Math.max(250, Math.min(config.watchdogMs / 2, 15000));
+    this.watchdog = setInterval(() => this.check(), every);
+  }
+
+  async check() {
+    if (Date.now() - this.heard < config.watchdogMs || !this.state) return;
+    try {
+      const current = await api("/api/state");
+      this.heard = Date.now();
+      if (current.version !== this.state.version) this.connect();
+    } catch (err) {
+      this.onStatus("offline");
+      this.connect();
+    }
   }
 
   stop() {
@@ -188,6 +205,7 @@ export class LiveState {
   }
 
   receive(message) {
+    this.heard = Date.now();
     if (message.full) {
       this.state = message.full;
       this.rev = message.rev;

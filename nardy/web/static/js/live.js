@@ -632,8 +632,29 @@ function render(next, events, full) {
   renderStatus();
   renderControls();
   document.body.dataset.version = String(state.version);
+  document.title = pageTitle(state);
 }
 
+// The tab's title says what matters, for a director with many tabs.
+function pageTitle(s) {
+  const error = s.alerts.find((a) => a.severity === "error");
+  if (error) return `⚠ ${ALERT_TITLES[error.code] || error.code} — nardy`;
+  if (s.turn) return `${sideName(s.turn.mover)} to play ${s.turn.roll[0]}-${s.turn.roll[1]} — nardy`;
+  if (s.to_move && s.phase === "playing") return `${sideName(s.to_move)} to throw — nardy`;
+  return "Live — nardy companion";
+}
+
+// A table's screen must not go to sleep during a match (where the browser allows it).
+async function keepAwake() {
+  try {
+    if (navigator.wakeLock && document.visibilityState === "visible") await navigator.wakeLock.request("screen");
+  } catch (err) {
+    // not allowed here (no HTTPS, battery saver): the screen's own settings decide
+  }
+}
+
+keepAwake();
+document.addEventListener("visibilitychange", keepAwake);
 setupTools();
 setupControls();
 setupKeyboard();
