@@ -70,8 +70,10 @@ class EventBus:
     (``listener-failed``) after the one it failed on.
     """
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic, keep: int = 100_000) -> None:
         self._clock = clock
+        self.keep = keep
+        """How many past events ``history`` keeps (the oldest half goes when it is full)."""
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self._seq = 0
@@ -101,6 +103,8 @@ class EventBus:
             self._seq += 1
             event = Event(self._seq, self._clock(), kind, data)
             self.history.append(event)
+            if len(self.history) > self.keep:
+                del self.history[: self.keep // 2]
             listeners = list(self._listeners)
         for listener in listeners:
             try:

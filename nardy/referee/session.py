@@ -9,6 +9,7 @@ call them from their own threads.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -263,6 +264,10 @@ class Referee:
             self.to_move = winner
 
     def _roll_in_play(self, roll: Roll, source: str) -> None:
+        if self.cube.offered_by is not None:
+            self._alert(ev.OUT_OF_TURN, "warning", f"{self.cube.offered_by} has doubled: take or drop first")
+            self.bus.emit("roll-ignored", dice=[roll.high, roll.low], source=source, reason="double offered")
+            return
         turn = self.turn
         if turn is None:
             assert self.to_move is not None
@@ -486,7 +491,7 @@ class Referee:
                 mover=turn.mover.value,
                 dice=[turn.roll.high, turn.roll.low],
                 play=decision.play.text(),
-                margin=round(decision.margin, 2),
+                margin=round(decision.margin, 2) if math.isfinite(decision.margin) else None,
                 position=decision.position.to_json(),
                 flags=sorted(turn.flags),
             )
@@ -575,6 +580,7 @@ class Referee:
             "new-match": self.cmd_new_match,
             "undo": self.cmd_undo,
             "accept": self.cmd_accept,
+            "reject": self.cmd_reject,
             "correct": self.cmd_correct,
             "double": self.cmd_double,
             "take": self.cmd_take,
@@ -664,6 +670,26 @@ class Referee:
         self._commit(after=turn.after)
         return {"ok": True}
 
+    def cmd_reject(self) -> dict[str, Any]:
+        """The play on the board does not stand: it is to be taken back and played again.
+
+        The referee expects the position before the roll again; a camera that still sees the
+        play reports it afresh (and an illegal one is flagged again).
+        """
+        turn = self.turn
+        if turn is None or turn.status == "waiting":
+            raise CommandError("there is no play on the board to reject")
+        self.bus.emit("rejected", mover=turn.mover.value, play=_text(turn.play), status=turn.status)
+        turn.status = "waiting"
+        turn.after = None
+        turn.play = None
+        turn.verdict = None
+        turn.flags.add("corrected")
+        self._clear(ev.ILLEGAL_PLAY)
+        self._clear(ev.LOOK)
+        self._settler.reset()
+        return {"ok": True, "rejected": True}
+
     def cmd_correct(self, position: dict[str, Any]) -> dict[str, Any]:
         """A person says what the board really shows (a misread): it is judged as if seen."""
         try:
@@ -699,20 +725,26 @@ class Referee:
 
     def cmd_double(self, by: str | None = None) -> dict[str, Any]:
         self._cube_allowed()
-        doubler = Color.parse(by) if by else self.to_move
-        if doubler is None or doubler is not self.to_move or self.turn is not None:
+        turn = self.turn
+        next_to_throw = self.to_move if turn is None else turn.mover.other
+        doubler = Color.parse(by) if by else next_to_throw
+        if turn is not None and turn.status != "played":
+            raise CubeError("a player doubles on their own turn, before throwing")
+        if doubler is None or doubler is not next_to_throw:
             raise CubeError("a player doubles on their own turn, before throwing")
         if self.cube.owner not in (None, doubler):
             raise CubeError(f"{doubler} does not own the cube")
         if self.cube.offered_by is not None:
             raise CubeError("a double is already offered")
+        if turn is not None:
+            self._commit()  # doubling ends the opponent's turn, as a throw would
         self.cube = Cube(self.cube.value, self.cube.owner, doubler)
         self.bus.emit("cube", action="double", by=doubler.value, value=self.cube.value * 2)
         return {"ok": True}
 
     def cmd_take(self) -> dict[str, Any]:
         doubler = self.cube.offered_by
-        if doubler is None:
+        if doubler is None or self.phase != "playing":
             raise CubeError("no double to take")
         self.cube = Cube(self.cube.value * 2, doubler.other, None)
         self.bus.emit("cube", action="take", by=doubler.other.value, value=self.cube.value)
@@ -720,9 +752,11 @@ class Referee:
 
     def cmd_drop(self) -> dict[str, Any]:
         doubler = self.cube.offered_by
-        if doubler is None:
+        if doubler is None or self.phase != "playing":
             raise CubeError("no double to drop")
+        self.cube = Cube(self.cube.value, self.cube.owner, None)
         self.bus.emit("cube", action="drop", by=doubler.other.value, value=self.cube.value * 2)
+        self.turn = None
         self._end_game(GameResult(doubler, 1, self.cube.value, "double dropped"))
         return {"ok": True}
 

@@ -160,28 +160,12 @@ def command(name: str) -> ResponseReturnValue:
     args = parse(v.json_body(), dash)
     referee = dash.referee
     try:
-        if name == "reject":
-            result = _reject(dash)
-        else:
-            result = referee.command(name, **args)
+        result = referee.command(name, **args)
     except (CommandError, CubeError) as exc:
         raise ApiError(409, str(exc)) from None
     except ValueError as exc:
         raise ApiError(400, f"{name}: {exc}") from None
     return jsonify({**result, "ok": True, "version": referee.bus.seq})
-
-
-def _reject(dash: Dashboard) -> dict[str, Any]:
-    """The flagged play does not stand: the board is as it was before the roll (the player takes it
-    back). With a camera, a board that still shows the play is seen, and flagged, again."""
-    referee = dash.referee
-    with referee._lock:  # the turn must not change between reading it and correcting it
-        turn = referee.turn
-        if turn is None or turn.status in ("waiting",):
-            raise CommandError("there is no play on the board to reject")
-        before = turn.before.to_json()
-        result = referee.command("correct", position=before)
-    return {**result, "rejected": True}
 
 
 @bp.post("/mode")

@@ -192,3 +192,36 @@ def test_unknown_and_bad_commands(table: Make) -> None:
         t.ref.command("roll", dice=[7, 1])
     with pytest.raises(CommandError):
         t.ref.command("undo")
+
+
+def test_reject_takes_the_play_back_and_a_camera_flags_it_again(table: Make) -> None:
+    t = table("long")
+    start = Position.initial("long")
+    t.show(start)
+    t.roll(6, 5)
+    t.show(start.apply("24/18 24/19"))
+    assert t.ref.turn is not None and t.ref.turn.status == "illegal"
+    t.ref.command("reject")
+    assert t.ref.turn.status == "waiting" and ILLEGAL_PLAY not in t.alerts()
+    t.show(start.apply("24/18 24/19"))  # still on the board: seen and flagged again
+    assert t.ref.turn.status == "illegal" and ILLEGAL_PLAY in t.alerts()
+    with pytest.raises(CommandError):
+        t.show(start)
+        t.ref.command("reject")
+
+
+def test_doubling_before_ones_throw_ends_the_opponents_turn(table: Make) -> None:
+    t = table("short", length=5)
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(3, 1)
+    t.show(start.apply("8/5 6/5"))
+    t.ref.command("double")  # black doubles before throwing: white's play stands
+    assert len(t.ref.moves) == 1 and t.ref.cube.offered_by is Color.BLACK
+    t.roll(6, 4)  # a throw before the answer is out of turn
+    assert OUT_OF_TURN in t.alerts() and t.ref.turn is None
+    t.ref.command("drop")
+    assert t.ref.phase == "game-over" and t.ref.score.black == 1
+    with pytest.raises(ValueError, match="no double to drop"):
+        t.ref.command("drop")  # a second drop scores nothing
+    assert t.ref.score.black == 1 and t.ref.score.white == 0
