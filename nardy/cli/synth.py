@@ -51,8 +51,13 @@ def run(args: argparse.Namespace) -> int:
         for sample in synthetic_set(args.n, args.seed, size=(w, h), tilt=(0.0, args.max_tilt)):
             name = f"{sample.meta['index']:05d}{ext}"
             cv2.imwrite(str(out / name), sample.image, params)
-            record = {"file": name, "corners": sample.corners.round(2).tolist(),
-                      "layout": sample.layout.json(), "settled": sample.settled, "meta": sample.meta}
+            record = {
+                "file": name,
+                "corners": sample.corners.round(2).tolist(),
+                "layout": sample.layout.json(),
+                "settled": sample.settled,
+                "meta": sample.meta,
+            }
             labels.write(json.dumps(record) + "\n")
     print(f"wrote {args.n} images and labels.jsonl to {out}", file=sys.stderr)
     return 0

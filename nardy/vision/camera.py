@@ -54,8 +54,16 @@ class Camera:
         return np.array([self.dist[0], self.dist[1], 0.0, 0.0, 0.0])
 
 
-def look_at(target: Array, tilt_deg: float, azimuth_deg: float, distance: float, roll_deg: float,
-            focal: float, size: tuple[int, int], dist: tuple[float, float] = (0.0, 0.0)) -> Camera:
+def look_at(
+    target: Array,
+    tilt_deg: float,
+    azimuth_deg: float,
+    distance: float,
+    roll_deg: float,
+    focal: float,
+    size: tuple[int, int],
+    dist: tuple[float, float] = (0.0, 0.0),
+) -> Camera:
     """A camera ``distance`` away from ``target``, tilted ``tilt_deg`` from straight above, standing
     on the side given by ``azimuth_deg`` (0: beyond the board's bottom edge, so the board looks
     upright; 90: beyond its left edge), rolled by ``roll_deg`` in the image plane."""
@@ -79,8 +87,9 @@ def look_at(target: Array, tilt_deg: float, azimuth_deg: float, distance: float,
     return Camera(k, r, t, size, dist)
 
 
-def pose_from_homography(h: Array, size: tuple[int, int], focal: float | None = None,
-                         default_focal: float = 1.0) -> Camera:
+def pose_from_homography(
+    h: Array, size: tuple[int, int], focal: float | None = None, default_focal: float = 1.0
+) -> Camera:
     """Recover a camera from the board-plane homography ``h`` (board (x, y) -> pixels).
 
     The principal point is taken at the image centre. Without ``focal`` it is estimated from the

@@ -27,8 +27,10 @@ class Stack(NamedTuple):
 
     def json(self) -> dict[str, int]:
         """``{"light": n, "dark": n}`` as in ``nardy recognize --json``."""
-        return {"light": self.count if self.colour == "light" else 0,
-                "dark": self.count if self.colour == "dark" else 0}
+        return {
+            "light": self.count if self.colour == "light" else 0,
+            "dark": self.count if self.colour == "dark" else 0,
+        }
 
 
 EMPTY = Stack(None, 0)
@@ -117,25 +119,35 @@ class BoardLayout:
     # -- text and JSON ----------------------------------------------------------------------------------
     def json(self) -> dict[str, Any]:
         """The layout part of ``nardy recognize --json``."""
-        return {"top": [s.json() for s in self.top], "bottom": [s.json() for s in self.bottom],
-                "bar": self.bar.json(), "off": self.off.json()}
+        return {
+            "top": [s.json() for s in self.top],
+            "bottom": [s.json() for s in self.bottom],
+            "bar": self.bar.json(),
+            "off": self.off.json(),
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BoardLayout:
         bar, off = data.get("bar", {}), data.get("off", {})
-        return cls(tuple(_stack_from_json(s) for s in data["top"]),
-                   tuple(_stack_from_json(s) for s in data["bottom"]),
-                   Counts(int(bar.get("light", 0)), int(bar.get("dark", 0))),
-                   Counts(int(off.get("light", 0)), int(off.get("dark", 0))))
+        return cls(
+            tuple(_stack_from_json(s) for s in data["top"]),
+            tuple(_stack_from_json(s) for s in data["bottom"]),
+            Counts(int(bar.get("light", 0)), int(bar.get("dark", 0))),
+            Counts(int(off.get("light", 0)), int(off.get("dark", 0))),
+        )
 
     def text(self) -> str:
         """Compact text: ``top: L2 . D5 ... | bottom: ... | bar L0 D1 | off L0 D0``."""
+
         def cell(s: Stack) -> str:
             return "." if s.colour is None else f"{s.colour[0].upper()}{s.count}"
+
         top = " ".join(cell(s) for s in self.top)
         bottom = " ".join(cell(s) for s in self.bottom)
-        return (f"top: {top} | bottom: {bottom} | bar L{self.bar.light} D{self.bar.dark}"
-                f" | off L{self.off.light} D{self.off.dark}")
+        return (
+            f"top: {top} | bottom: {bottom} | bar L{self.bar.light} D{self.bar.dark}"
+            f" | off L{self.off.light} D{self.off.dark}"
+        )
 
     # -- constructors --------------------------------------------------------------------------------------
     @classmethod
@@ -143,8 +155,12 @@ class BoardLayout:
         return cls((EMPTY,) * POINTS_PER_ROW, (EMPTY,) * POINTS_PER_ROW)
 
     @classmethod
-    def from_points(cls, points: Mapping[tuple[Row, int], tuple[Colour, int]],
-                    bar: Counts = NO_COUNTS, off: Counts = NO_COUNTS) -> BoardLayout:
+    def from_points(
+        cls,
+        points: Mapping[tuple[Row, int], tuple[Colour, int]],
+        bar: Counts = NO_COUNTS,
+        off: Counts = NO_COUNTS,
+    ) -> BoardLayout:
         """Build from ``{(row, index): (colour, count)}``; unlisted points are empty."""
         top = [EMPTY] * POINTS_PER_ROW
         bottom = [EMPTY] * POINTS_PER_ROW
@@ -156,11 +172,18 @@ class BoardLayout:
     def short_start(cls) -> BoardLayout:
         """Backgammon's starting position seen with light moving from the top-right round to the
         bottom-right (light's 24-point is top[11], its 1-point bottom[11])."""
-        return cls.from_points({
-            ("top", 11): ("light", 2), ("top", 0): ("light", 5), ("bottom", 4): ("light", 3),
-            ("bottom", 6): ("light", 5), ("bottom", 11): ("dark", 2), ("bottom", 0): ("dark", 5),
-            ("top", 4): ("dark", 3), ("top", 6): ("dark", 5),
-        })
+        return cls.from_points(
+            {
+                ("top", 11): ("light", 2),
+                ("top", 0): ("light", 5),
+                ("bottom", 4): ("light", 3),
+                ("bottom", 6): ("light", 5),
+                ("bottom", 11): ("dark", 2),
+                ("bottom", 0): ("dark", 5),
+                ("top", 4): ("dark", 3),
+                ("top", 6): ("dark", 5),
+            }
+        )
 
     @classmethod
     def long_start(cls) -> BoardLayout:
@@ -168,8 +191,14 @@ class BoardLayout:
         return cls.from_points({("top", 11): ("light", 15), ("bottom", 0): ("dark", 15)})
 
     @classmethod
-    def random(cls, rng: np.random.Generator, *, max_stack: int = 15,
-               bar_chance: float = 0.15, off_chance: float = 0.15) -> BoardLayout:
+    def random(
+        cls,
+        rng: np.random.Generator,
+        *,
+        max_stack: int = 15,
+        bar_chance: float = 0.15,
+        off_chance: float = 0.15,
+    ) -> BoardLayout:
         """A random layout with 15 checkers a side and no point shared by both colours.
 
         Stacks are mostly small, with a tail up to ``max_stack``; some checkers are on the bar or
@@ -196,8 +225,12 @@ class BoardLayout:
                 counts[i] += max(1, size)
                 left -= max(1, size)
         stacks = [Stack(o, c) if c else EMPTY for o, c in zip(owner, counts, strict=True)]
-        return cls(tuple(stacks[:12]), tuple(stacks[12:]), Counts(bar["light"], bar["dark"]),
-                   Counts(off["light"], off["dark"]))
+        return cls(
+            tuple(stacks[:12]),
+            tuple(stacks[12:]),
+            Counts(bar["light"], bar["dark"]),
+            Counts(off["light"], off["dark"]),
+        )
 
 
 def layout_errors(truth: BoardLayout, seen: BoardLayout) -> list[str]:

@@ -53,17 +53,27 @@ class PlacementConfig:
     """Largest gap left between neighbouring checkers of a line, in checker diameters."""
     line_margin: float = 0.15
     """Free space kept between a long line and the opposite stack, in checker diameters."""
+    max_line: int = 8
+    """Longest line a player makes before piling on top (a long-nardy head runs past its point's tip
+    into the middle of the board, not across it)."""
 
 
 def _line_limit(geometry: BoardGeometry, opposite: int, config: PlacementConfig) -> int:
     d = 2.0 * geometry.checker_radius
     room = geometry.height - opposite * d * (1.0 + config.max_gap) - config.line_margin * d
-    return max(geometry.line_capacity, int(room / (d * (1.0 + config.max_gap))))
+    return max(geometry.line_capacity, min(config.max_line, int(room / (d * (1.0 + config.max_gap)))))
 
 
-def stack_positions(geometry: BoardGeometry, row: Row, index: int, count: int, stacking: Stacking,
-                    opposite: int, rng: np.random.Generator,
-                    config: PlacementConfig = PlacementConfig()) -> list[tuple[float, float, int]]:
+def stack_positions(
+    geometry: BoardGeometry,
+    row: Row,
+    index: int,
+    count: int,
+    stacking: Stacking,
+    opposite: int,
+    rng: np.random.Generator,
+    config: PlacementConfig = PlacementConfig(),
+) -> list[tuple[float, float, int]]:
     """(x, y, level) of ``count`` checkers on one point; ``opposite`` is the size of the stack on the
     point facing it across the board (limits how far a line may run)."""
     d = 2.0 * geometry.checker_radius
@@ -91,28 +101,46 @@ def stack_positions(geometry: BoardGeometry, row: Row, index: int, count: int, s
             gaps = below
         take = gaps[:left]
         for pos in take:
-            out.append((x0 + rng.normal(0.0, config.across_jitter) * d,
-                        base + sign * (pos + rng.normal(0.0, config.along_jitter) * d * 0.3), level))
+            out.append(
+                (
+                    x0 + rng.normal(0.0, config.across_jitter) * d,
+                    base + sign * (pos + rng.normal(0.0, config.along_jitter) * d * 0.3),
+                    level,
+                )
+            )
         left -= len(take)
         below = take
         level += 1
     return out
 
 
-def place_layout(layout: BoardLayout, geometry: BoardGeometry, rng: np.random.Generator,
-                 stacking: Stacking | dict[tuple[Row, int], Stacking] = "layers",
-                 config: PlacementConfig = PlacementConfig()) -> tuple[list[Placed], list[OffChecker]]:
+def place_layout(
+    layout: BoardLayout,
+    geometry: BoardGeometry,
+    rng: np.random.Generator,
+    stacking: Stacking | dict[tuple[Row, int], Stacking] = "layers",
+    config: PlacementConfig = PlacementConfig(),
+) -> tuple[list[Placed], list[OffChecker]]:
     """Checkers on points and the bar, and the borne-off ones in the tray."""
     placed: list[Placed] = []
-    for row, other in (("top", "bottom"), ("bottom", "top")):
+    pairs: tuple[tuple[Row, Row], ...] = (("top", "bottom"), ("bottom", "top"))
+    for row, other in pairs:
         for i in range(POINTS_PER_ROW):
-            stack = layout.row(row)[i]  # type: ignore[arg-type]
+            stack = layout.row(row)[i]
             if stack.colour is None:
                 continue
-            mode = stacking if isinstance(stacking, str) else stacking.get((row, i), "layers")  # type: ignore[arg-type]
-            opposite = layout.row(other)[i].count  # type: ignore[arg-type]
-            for x, y, level in stack_positions(geometry, row, i, stack.count, mode,  # type: ignore[arg-type]
-                                               opposite, rng, config):
+            mode: Stacking = stacking if isinstance(stacking, str) else stacking.get((row, i), "layers")
+            opposite = layout.row(other)[i].count
+            for x, y, level in stack_positions(
+                geometry,
+                row,
+                i,
+                stack.count,
+                mode,
+                opposite,
+                rng,
+                config,
+            ):
                 placed.append(Placed(stack.colour, x, y, level))
     d = 2.0 * geometry.checker_radius
     first: Colour = "light" if rng.random() < 0.5 else "dark"
@@ -125,8 +153,14 @@ def place_layout(layout: BoardLayout, geometry: BoardGeometry, rng: np.random.Ge
     off: list[OffChecker] = []
     x0, _, x1, _ = geometry.tray_rect()
     step = geometry.checker_height * 1.05
-    for colour, start, sign in (("light", 0.0, 1.0), ("dark", geometry.height, -1.0)):
-        for k in range(layout.off.of(colour)):  # type: ignore[arg-type]
-            off.append(OffChecker(colour, (x0 + x1) / 2.0,  # type: ignore[arg-type]
-                                  start + sign * (0.01 + (k + 0.5) * step)))
+    trays: tuple[tuple[Colour, float, float], ...] = (("light", 0.0, 1.0), ("dark", geometry.height, -1.0))
+    for colour, start, sign in trays:
+        for k in range(layout.off.of(colour)):
+            off.append(
+                OffChecker(
+                    colour,
+                    (x0 + x1) / 2.0,
+                    start + sign * (0.01 + (k + 0.5) * step),
+                )
+            )
     return placed, off

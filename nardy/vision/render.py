@@ -124,9 +124,19 @@ def circle3d(x: float, y: float, z: float, radius: float, n: int) -> Array:
     return np.column_stack([x + radius * np.cos(a), y + radius * np.sin(a), np.full(n, z)])
 
 
-def draw_checker(img: Image, cam: Camera, x: float, y: float, z0: float, radius: float,
-                 thickness: float, style: CheckerStyle, light_dir: tuple[float, float], n: int = 40,
-                 shade: float = 1.0) -> None:
+def draw_checker(
+    img: Image,
+    cam: Camera,
+    x: float,
+    y: float,
+    z0: float,
+    radius: float,
+    thickness: float,
+    style: CheckerStyle,
+    light_dir: tuple[float, float],
+    n: int = 40,
+    shade: float = 1.0,
+) -> None:
     """Draw a flat checker whose bottom face is at height ``z0`` (negative: above the board)."""
     top_z = z0 - thickness
     bottom = cam.project(circle3d(x, y, z0, radius, n), distort=False)
@@ -145,8 +155,15 @@ def draw_checker(img: Image, cam: Camera, x: float, y: float, z0: float, radius:
     hull = cv2.convexHull(_fix(allp - off))
     cv2.fillConvexPoly(work, hull, _colour(top_colour, style.edge_darkening), cv2.LINE_AA, _SHIFT)
     # a darker line where the side meets the board
-    cv2.polylines(work, [_fix(bottom - off)], True, _colour(top_colour, style.edge_darkening * 0.7), 1,
-                  cv2.LINE_AA, _SHIFT)
+    cv2.polylines(
+        work,
+        [_fix(bottom - off)],
+        True,
+        _colour(top_colour, style.edge_darkening * 0.7),
+        1,
+        cv2.LINE_AA,
+        _SHIFT,
+    )
     top_px = _fix(top - off)
     cv2.fillPoly(work, [top_px], _colour(top_colour), cv2.LINE_AA, _SHIFT)
     rim = cam.project(circle3d(x, y, top_z, radius * 0.93, n), distort=False)
@@ -184,25 +201,51 @@ def _face_texture(size: int, colour: BGR, marks: str | int, ink: BGR) -> Image:
     tex = np.empty((size, size, 3), np.float32)
     tex[:] = colour
     if isinstance(marks, int) and marks > 0:
-        spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
-                 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-                 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}[marks]
+        spots = {
+            1: [(0, 0)],
+            2: [(-1, -1), (1, 1)],
+            3: [(-1, -1), (0, 0), (1, 1)],
+            4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+            5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+            6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+        }[marks]
         for u, v in spots:
-            cv2.circle(tex, (int(size / 2 + u * size * 0.27), int(size / 2 + v * size * 0.27)),
-                       max(1, int(size * 0.09)), _colour(ink), -1, cv2.LINE_AA)
+            cv2.circle(
+                tex,
+                (int(size / 2 + u * size * 0.27), int(size / 2 + v * size * 0.27)),
+                max(1, int(size * 0.09)),
+                _colour(ink),
+                -1,
+                cv2.LINE_AA,
+            )
     elif isinstance(marks, str) and marks:
         scale = size / 60.0
         (tw, th), _ = cv2.getTextSize(marks, cv2.FONT_HERSHEY_SIMPLEX, scale, max(1, int(scale * 2)))
         ink_mask = np.zeros((size, size), np.uint8)
-        cv2.putText(ink_mask, marks, ((size - tw) // 2, (size + th) // 2), cv2.FONT_HERSHEY_SIMPLEX, scale,
-                    255, max(1, int(scale * 2)), cv2.LINE_AA)
+        cv2.putText(
+            ink_mask,
+            marks,
+            ((size - tw) // 2, (size + th) // 2),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            scale,
+            255,
+            max(1, int(scale * 2)),
+            cv2.LINE_AA,
+        )
         a = (ink_mask.astype(np.float32) / 255.0)[:, :, None]
         tex = tex * (1 - a) + np.asarray(ink, np.float32)[None, None, :] * a
     return np.asarray(tex, dtype=np.float32)
 
 
-def draw_box(img: Image, cam: Camera, corners: Array, colour: BGR, top_marks: str | int, ink: BGR,
-             light: tuple[float, float]) -> None:
+def draw_box(
+    img: Image,
+    cam: Camera,
+    corners: Array,
+    colour: BGR,
+    top_marks: str | int,
+    ink: BGR,
+    light: tuple[float, float],
+) -> None:
     """Draw a box (die, cube, a checker standing in the tray) from its 8 corners (bottom 4, top 4)."""
     proj = cam.project(corners, distort=False)
     pos = cam.position
@@ -234,8 +277,11 @@ def draw_box(img: Image, cam: Camera, corners: Array, colour: BGR, top_marks: st
             roi = img[y0:y1, x0:x1]
             roi[:] = roi * (1 - mask[:, :, None]) + warped * mask[:, :, None]
         else:
-            lit = 0.55 + 0.25 * float(np.clip(-(normal[0] * light[0] + normal[1] * light[1])
-                                              / (np.linalg.norm(normal) + 1e-9), -1, 1))
+            lit = 0.55 + 0.25 * float(
+                np.clip(
+                    -(normal[0] * light[0] + normal[1] * light[1]) / (np.linalg.norm(normal) + 1e-9), -1, 1
+                )
+            )
             cv2.fillConvexPoly(img, _fix(quad), _colour(colour, lit), cv2.LINE_AA, _SHIFT)
 
 
@@ -263,8 +309,9 @@ def hand_polygons(hand: Hand) -> tuple[Array, list[Array]]:
     parts.append(thumb_c + np.outer(np.cos(t), side) * 0.013 * s + np.outer(np.sin(t), back) * 0.04 * s)
     wrist = palm_c + back * 0.05 * s
     far = wrist + back * 1.5
-    arm = np.array([wrist + side * 0.045 * s, far + side * 0.06 * s, far - side * 0.06 * s,
-                    wrist - side * 0.045 * s])
+    arm = np.array(
+        [wrist + side * 0.045 * s, far + side * 0.06 * s, far - side * 0.06 * s, wrist - side * 0.045 * s]
+    )
     return arm, parts
 
 
@@ -304,8 +351,9 @@ def apply_lighting(img: Image, lighting: Lighting) -> None:
     gain_full = cv2.resize(gain.astype(np.float32), (ww, hh), interpolation=cv2.INTER_LINEAR)
     img *= gain_full[:, :, None] * np.asarray(lighting.colour_cast, np.float32)[None, None, :]
     for gx, gy, radius, strength in lighting.glare:
-        small = np.exp(-(((xs + 0.5 - gx) * ww) ** 2 + ((ys + 0.5 - gy) * hh) ** 2)
-                       / (2 * (radius * ww) ** 2)).astype(np.float32)
+        small = np.exp(
+            -(((xs + 0.5 - gx) * ww) ** 2 + ((ys + 0.5 - gy) * hh) ** 2) / (2 * (radius * ww) ** 2)
+        ).astype(np.float32)
         img += (cv2.resize(small, (ww, hh), interpolation=cv2.INTER_LINEAR) * strength)[:, :, None]
 
 
@@ -315,14 +363,15 @@ def distortion_maps(cam: Camera) -> tuple[NDArray[np.float32], NDArray[np.float3
         return None
     ww, hh = cam.size
     step = 16
-    gx, gy = np.meshgrid(np.arange(0, ww + step, step, dtype=np.float64),
-                         np.arange(0, hh + step, step, dtype=np.float64))
+    gx, gy = np.meshgrid(
+        np.arange(0, ww + step, step, dtype=np.float64), np.arange(0, hh + step, step, dtype=np.float64)
+    )
     pts = np.column_stack([gx.ravel(), gy.ravel()]).reshape(-1, 1, 2)
     und = cv2.undistortPoints(pts, cam.k, cam.distortion_coefficients, P=cam.k).reshape(gx.shape + (2,))
-    mx = cv2.resize(und[:, :, 0].astype(np.float32), (gx.shape[1] * step, gx.shape[0] * step),
-                    interpolation=cv2.INTER_LINEAR)[:hh, :ww]
-    my = cv2.resize(und[:, :, 1].astype(np.float32), (gx.shape[1] * step, gx.shape[0] * step),
-                    interpolation=cv2.INTER_LINEAR)[:hh, :ww]
+    # bilinear interpolation of the coarse grid at every pixel (grid node k sits at pixel k * step)
+    fx, fy = np.meshgrid(np.arange(ww, dtype=np.float32) / step, np.arange(hh, dtype=np.float32) / step)
+    mx = cv2.remap(und[:, :, 0].astype(np.float32), fx, fy, cv2.INTER_LINEAR)
+    my = cv2.remap(und[:, :, 1].astype(np.float32), fx, fy, cv2.INTER_LINEAR)
     return np.ascontiguousarray(mx), np.ascontiguousarray(my)
 
 
@@ -335,8 +384,13 @@ def finish(img: Image, effects: Effects, rng: np.random.Generator) -> NDArray[np
         k = np.zeros((n, n), np.float32)
         angle = rng.uniform(0, math.pi)
         c = (n - 1) / 2
-        cv2.line(k, (int(c - math.cos(angle) * c), int(c - math.sin(angle) * c)),
-                 (int(c + math.cos(angle) * c), int(c + math.sin(angle) * c)), 1.0, 1)
+        cv2.line(
+            k,
+            (int(c - math.cos(angle) * c), int(c - math.sin(angle) * c)),
+            (int(c + math.cos(angle) * c), int(c + math.sin(angle) * c)),
+            1.0,
+            1,
+        )
         img = np.asarray(cv2.filter2D(img, -1, k / max(k.sum(), 1.0)), dtype=np.float32)
     if effects.noise > 0:
         img = img + rng.normal(0.0, effects.noise, img.shape).astype(np.float32)

@@ -87,6 +87,8 @@ class Sample:
     """False when a hand is over the board or a checker is in motion."""
     meta: dict[str, Any] = field(default_factory=dict)
     """Style family, checker set, tilt... for per-kind statistics."""
+    checkers: tuple[Placed, ...] = ()
+    """Where every checker on the points and the bar lies (board units, stacking level)."""
 
 
 def _fit_distance(geometry: BoardGeometry, spec: CameraSpec, size: tuple[int, int]) -> tuple[Camera, float]:
@@ -102,14 +104,22 @@ def _fit_distance(geometry: BoardGeometry, spec: CameraSpec, size: tuple[int, in
         p = cam.project(outline, distort=False)
         span = max(np.ptp(p[:, 0]) / w, np.ptp(p[:, 1]) / h)
         dist *= span / spec.fill
+    # aim off the board's centre so the board sits anywhere in the frame (the principal point stays
+    # at the image centre, as in a real camera)
     p = cam.project(outline, distort=False)
     lo, hi = p.min(axis=0), p.max(axis=0)
-    free_x, free_y = w - (hi[0] - lo[0]), h - (hi[1] - lo[1])
-    shift = np.array([(w - hi[0] - lo[0]) / 2 + spec.offset[0] * free_x / 2,
-                      (h - hi[1] - lo[1]) / 2 + spec.offset[1] * free_y / 2])
-    k = cam.k.copy()
-    k[:2, 2] += shift  # shifts the board in the frame without changing the view of it much
-    cam = Camera(k, cam.r, cam.t, size, cam.dist)
+    want = np.array([spec.offset[0] * (w - (hi[0] - lo[0])) / 2, spec.offset[1] * (h - (hi[1] - lo[1])) / 2])
+    target = centre.copy()
+    for _ in range(8):
+        cam = look_at(target, spec.tilt, spec.azimuth, dist, spec.roll, focal, size, (spec.k1, 0.0))
+        p = cam.project(outline, distort=False)
+        err = want - ((p.min(axis=0) + p.max(axis=0)) / 2 - [w / 2, h / 2])
+        # move the aim point against the shift, in board units (roughly dist / focal per pixel)
+        jac = dist / focal
+        target[:2] -= np.array([[cam.r[0, 0], cam.r[1, 0]], [cam.r[0, 1], cam.r[1, 1]]]) @ err * jac
+    p = cam.project(outline, distort=False)
+    if p.min() < 0 or p[:, 0].max() > w or p[:, 1].max() > h:
+        cam = look_at(centre, spec.tilt, spec.azimuth, dist, spec.roll, focal, size, (spec.k1, 0.0))
     return cam, dist
 
 
@@ -119,9 +129,19 @@ DEFAULT_GEOMETRY = BoardGeometry()
 class Scene:
     """One board, one camera, one light; ``render`` draws frames of any layout on it."""
 
-    def __init__(self, style: BoardStyle, camera: CameraSpec, lighting: Lighting, effects: Effects,
-                 *, size: tuple[int, int] = (1280, 720), geometry: BoardGeometry = DEFAULT_GEOMETRY,
-                 seed: int = 0, stacking: Stacking = "layers", texture_px: float | None = None) -> None:
+    def __init__(
+        self,
+        style: BoardStyle,
+        camera: CameraSpec,
+        lighting: Lighting,
+        effects: Effects,
+        *,
+        size: tuple[int, int] = (1280, 720),
+        geometry: BoardGeometry = DEFAULT_GEOMETRY,
+        seed: int = 0,
+        stacking: Stacking = "layers",
+        texture_px: float | None = None,
+    ) -> None:
         self.style = style
         self.camera_spec = camera
         self.lighting = lighting
@@ -141,10 +161,17 @@ class Scene:
 
     # -- construction ----------------------------------------------------------------------------------
     @classmethod
-    def random(cls, rng: np.random.Generator, *, size: tuple[int, int] = (1280, 720),
-               family: str | None = None, checker_set: str | None = None,
-               tilt: tuple[float, float] = (0.0, 50.0), geometry: BoardGeometry = DEFAULT_GEOMETRY,
-               harsh: float = 1.0) -> Scene:
+    def random(
+        cls,
+        rng: np.random.Generator,
+        *,
+        size: tuple[int, int] = (1280, 720),
+        family: str | None = None,
+        checker_set: str | None = None,
+        tilt: tuple[float, float] = (0.0, 50.0),
+        geometry: BoardGeometry = DEFAULT_GEOMETRY,
+        harsh: float = 1.0,
+    ) -> Scene:
         """A scene with everything drawn from ``rng``; ``harsh`` scales the photographic nuisances."""
         style = random_style(rng, family, checker_set)
         spec = CameraSpec(
@@ -153,12 +180,18 @@ class Scene:
             roll=float(rng.normal(0, 3)),
             fov=float(rng.uniform(45, 75)),
             fill=float(rng.uniform(0.7, 0.95)),
-            k1=float(rng.uniform(-0.12, 0.04) * harsh),
+            k1=float(rng.uniform(-0.08, 0.03) * harsh),
             offset=(float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))),
         )
-        glare = tuple((float(rng.uniform(0.1, 0.9)), float(rng.uniform(0.1, 0.9)),
-                       float(rng.uniform(0.03, 0.15)), float(rng.uniform(30, 110) * harsh))
-                      for _ in range(int(rng.integers(0, 3))))
+        glare = tuple(
+            (
+                float(rng.uniform(0.1, 0.9)),
+                float(rng.uniform(0.1, 0.9)),
+                float(rng.uniform(0.03, 0.15)),
+                float(rng.uniform(30, 110) * harsh),
+            )
+            for _ in range(int(rng.integers(0, 3)))
+        )
         lighting = Lighting(
             gain=float(rng.uniform(0.75, 1.15)),
             gradient=(float(rng.normal(0, 0.25 * harsh)), float(rng.normal(0, 0.25 * harsh))),
@@ -168,17 +201,36 @@ class Scene:
             shadow_strength=float(rng.uniform(0.2, 0.6)),
             colour_cast=(float(rng.uniform(0.85, 1.15)), 1.0, float(rng.uniform(0.85, 1.15))),
         )
-        effects = Effects(blur=float(rng.uniform(0, 1.3 * harsh)),
-                          motion=float(rng.uniform(0, 3) * harsh if rng.random() < 0.2 else 0.0),
-                          noise=float(rng.uniform(1, 6) * harsh), jpeg_quality=int(rng.integers(45, 96)))
+        effects = Effects(
+            blur=float(rng.uniform(0, 1.3 * harsh)),
+            motion=float(rng.uniform(0, 3) * harsh if rng.random() < 0.2 else 0.0),
+            noise=float(rng.uniform(1, 6) * harsh),
+            jpeg_quality=int(rng.integers(45, 96)),
+        )
         stacking: Stacking = "line" if rng.random() < 0.5 else "layers"
-        return cls(style, spec, lighting, effects, size=size, geometry=geometry,
-                   seed=int(rng.integers(2**31)), stacking=stacking)
+        return cls(
+            style,
+            spec,
+            lighting,
+            effects,
+            size=size,
+            geometry=geometry,
+            seed=int(rng.integers(2**31)),
+            stacking=stacking,
+        )
 
     def with_camera(self, camera: CameraSpec) -> Scene:
         """The same board and light seen from another camera."""
-        return Scene(self.style, camera, self.lighting, self.effects, size=self.size, geometry=self.geometry,
-                     seed=self.seed, stacking=self.stacking)
+        return Scene(
+            self.style,
+            camera,
+            self.lighting,
+            self.effects,
+            size=self.size,
+            geometry=self.geometry,
+            seed=self.seed,
+            stacking=self.stacking,
+        )
 
     # -- labels ----------------------------------------------------------------------------------------------
     def corners(self) -> NDArray[np.float64]:
@@ -192,18 +244,26 @@ class Scene:
         return self.camera.project(np.column_stack([p, np.full(len(p), -height)]))
 
     # -- drawing ------------------------------------------------------------------------------
-    def render(self, layout: BoardLayout, *, dice: Sequence[Die] = (), cube: Cube | None = None,
-               hands: Sequence[Hand] = (), loose: Sequence[Loose] = (),
-               stacking: Stacking | dict[tuple[Row, int], Stacking] | None = None,
-               rng: np.random.Generator | None = None) -> Sample:
+    def render(
+        self,
+        layout: BoardLayout,
+        *,
+        dice: Sequence[Die] = (),
+        cube: Cube | None = None,
+        hands: Sequence[Hand] = (),
+        loose: Sequence[Loose] = (),
+        stacking: Stacking | dict[tuple[Row, int], Stacking] | None = None,
+        rng: np.random.Generator | None = None,
+    ) -> Sample:
         """Draw ``layout`` and the extras; ``rng`` drives per-frame noise (default: the scene's seed and
         a frame counter, so a scene renders the same video every time). Checker positions depend only
         on the scene's seed and the layout, so an unchanged stack stays put from frame to frame."""
         self._frame += 1
         rng = rng or np.random.default_rng([self.seed, 2, self._frame])
         geometry, cam = self.geometry, self.camera
-        placed, off = place_layout(layout, geometry, np.random.default_rng([self.seed, 3]),
-                                   stacking or self.stacking)
+        placed, off = place_layout(
+            layout, geometry, np.random.default_rng([self.seed, 3]), stacking or self.stacking
+        )
         light = self.lighting.shadow_direction
         tex = self._texture.copy()
         shadow = np.zeros(tex.shape[:2], np.float32)
@@ -214,8 +274,9 @@ class Scene:
         def shadow_disc(x: float, y: float, radius: float, height: float) -> None:
             cx = (x + light[0] * height) * scale + to_px[0, 2]
             cy = (y + light[1] * height) * scale + to_px[1, 2]
-            cv2.circle(shadow, (int(cx * 16), int(cy * 16)), int(radius * scale * 16), 1.0, -1,
-                       cv2.LINE_AA, 4)
+            cv2.circle(
+                shadow, (int(cx * 16), int(cy * 16)), int(radius * scale * 16), 1.0, -1, cv2.LINE_AA, 4
+            )
 
         for p in placed:
             shadow_disc(p.x, p.y, r * 1.02, th * (p.level + 1))
@@ -235,8 +296,9 @@ class Scene:
 
         img = self._table.copy()
         h_board = cam.plane_homography(0.0) @ np.linalg.inv(to_px)
-        cv2.warpPerspective(tex, h_board, self.size, dst=img, flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_TRANSPARENT)
+        cv2.warpPerspective(
+            tex, h_board, self.size, dst=img, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT
+        )
 
         styles = {"light": self.style.light, "dark": self.style.dark}
         items: list[tuple[float, int, Any]] = []
@@ -262,8 +324,18 @@ class Scene:
         for _, _, (kind, obj, z0) in items:
             if kind == "checker":
                 assert isinstance(obj, Placed)
-                draw_checker(img, cam, obj.x, obj.y, z0, r, th, styles[obj.colour], light,
-                             shade=float(shades.uniform(0.93, 1.07)))
+                draw_checker(
+                    img,
+                    cam,
+                    obj.x,
+                    obj.y,
+                    z0,
+                    r,
+                    th,
+                    styles[obj.colour],
+                    light,
+                    shade=float(shades.uniform(0.93, 1.07)),
+                )
             elif kind == "off":
                 assert isinstance(obj, OffChecker)
                 st = styles[obj.colour]
@@ -279,18 +351,28 @@ class Scene:
             draw_hand(img, cam, hand)
         apply_lighting(img, self.lighting)
         if self._lens is not None:
-            img = np.asarray(cv2.remap(img, self._lens[0], self._lens[1], cv2.INTER_LINEAR,
-                                       borderMode=cv2.BORDER_REFLECT), dtype=np.float32)
+            img = np.asarray(
+                cv2.remap(img, self._lens[0], self._lens[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT),
+                dtype=np.float32,
+            )
         effects = replace(self.effects, noise=self.effects.noise * float(rng.uniform(0.8, 1.2)))
         image = finish(img, effects, rng)
-        meta = {"family": self.style.family, "checker_set": self.style.checker_set,
-                "tilt": self.camera_spec.tilt, "azimuth": self.camera_spec.azimuth, "seed": self.seed,
-                "stacking": stacking if isinstance(stacking, str) else self.stacking}
-        return Sample(image, self.corners(), layout, settled=not hands and not loose, meta=meta)
+        meta = {
+            "family": self.style.family,
+            "checker_set": self.style.checker_set,
+            "tilt": self.camera_spec.tilt,
+            "azimuth": self.camera_spec.azimuth,
+            "seed": self.seed,
+            "stacking": stacking if isinstance(stacking, str) else self.stacking,
+        }
+        return Sample(
+            image, self.corners(), layout, settled=not hands and not loose, meta=meta, checkers=tuple(placed)
+        )
 
     # -- helpers for placing extras ---------------------------------------------------------
-    def free_spot(self, layout: BoardLayout, rng: np.random.Generator,
-                  clearance: float) -> tuple[float, float]:
+    def free_spot(
+        self, layout: BoardLayout, rng: np.random.Generator, clearance: float
+    ) -> tuple[float, float]:
         """A random board (x, y) in the playing area at least ``clearance`` from every checker's edge
         and off the bar."""
         placed, _ = place_layout(layout, self.geometry, np.random.default_rng([self.seed, 3]), self.stacking)
@@ -317,8 +399,12 @@ def _slab_corners(x: float, y: float, width: float, thickness: float, height: fl
 def random_dice(scene: Scene, layout: BoardLayout, rng: np.random.Generator, count: int) -> list[Die]:
     """``count`` dice lying on free parts of the playing area."""
     out = []
-    colours = [((235, 240, 240), (20, 20, 20)), ((30, 30, 180), (240, 240, 240)),
-               ((25, 25, 25), (240, 240, 240)), ((200, 230, 240), (30, 30, 120))]
+    colours = [
+        ((235, 240, 240), (20, 20, 20)),
+        ((30, 30, 180), (240, 240, 240)),
+        ((25, 25, 25), (240, 240, 240)),
+        ((200, 230, 240), (30, 30, 120)),
+    ]
     c, p = colours[int(rng.integers(len(colours)))]
     for _ in range(count):
         x, y = scene.free_spot(layout, rng, 0.035)
@@ -336,9 +422,16 @@ def random_layout(rng: np.random.Generator) -> BoardLayout:
     return BoardLayout.random(rng)
 
 
-def synthetic_set(n: int, seed: int, *, size: tuple[int, int] = (1280, 720),
-                  tilt: tuple[float, float] = (0.0, 50.0), families: Sequence[str] | None = None,
-                  checker_sets: Sequence[str] | None = None, extras: bool = True) -> Iterator[Sample]:
+def synthetic_set(
+    n: int,
+    seed: int,
+    *,
+    size: tuple[int, int] = (1280, 720),
+    tilt: tuple[float, float] = (0.0, 50.0),
+    families: Sequence[str] | None = None,
+    checker_sets: Sequence[str] | None = None,
+    extras: bool = True,
+) -> Iterator[Sample]:
     """``n`` labelled samples, each on a new random scene (style, camera and light), seeded.
 
     Families and checker sets cycle so every kind appears evenly; ``extras`` adds dice and the cube
@@ -350,8 +443,13 @@ def synthetic_set(n: int, seed: int, *, size: tuple[int, int] = (1280, 720),
     sets = list(checker_sets or CHECKER_SETS)
     for i in range(n):
         rng = np.random.default_rng([seed, i])
-        scene = Scene.random(rng, size=size, family=fams[i % len(fams)],
-                             checker_set=sets[(i // len(fams)) % len(sets)], tilt=tilt)
+        scene = Scene.random(
+            rng,
+            size=size,
+            family=fams[i % len(fams)],
+            checker_set=sets[(i // len(fams)) % len(sets)],
+            tilt=tilt,
+        )
         layout = random_layout(rng)
         dice = random_dice(scene, layout, rng, int(rng.integers(0, 3))) if extras else []
         cube = None

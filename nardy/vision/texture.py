@@ -25,8 +25,15 @@ def _noise(rng: np.random.Generator, shape: tuple[int, int], sigma: float) -> Im
     return np.asarray(big / (big.std() + 1e-6), dtype=np.float32)
 
 
-def material(rng: np.random.Generator, shape: tuple[int, int], colour: BGR, kind: Material,
-             scale: float, strength: float, px_per_unit: float) -> Image:
+def material(
+    rng: np.random.Generator,
+    shape: tuple[int, int],
+    colour: BGR,
+    kind: Material,
+    scale: float,
+    strength: float,
+    px_per_unit: float,
+) -> Image:
     """A patch of felt, wood or paint: (h, w, 3) float32 BGR."""
     h, w = shape
     base = np.asarray(colour, dtype=np.float32)
@@ -37,7 +44,7 @@ def material(rng: np.random.Generator, shape: tuple[int, int], colour: BGR, kind
         rings = np.sin(2 * np.pi * freq * (yy + warp)) * 0.5 + 0.5
         fibre = _noise(rng, (h, max(2, w // 40)), 1.0)
         fibre = np.asarray(cv2.resize(fibre, (w, h), interpolation=cv2.INTER_LINEAR), dtype=np.float32)
-        shade = 1.0 + strength * (0.10 * (rings ** 3 - 0.3) + 0.04 * fibre + 0.05 * _noise(rng, shape, 80))
+        shade = 1.0 + strength * (0.10 * (rings**3 - 0.3) + 0.04 * fibre + 0.05 * _noise(rng, shape, 80))
         out = base[None, None, :] * shade[:, :, None]
         if rng.random() < 0.5:
             out = np.ascontiguousarray(out.transpose(1, 0, 2))
@@ -53,8 +60,9 @@ def material(rng: np.random.Generator, shape: tuple[int, int], colour: BGR, kind
     return np.asarray(np.clip(out, 0, 255), dtype=np.float32)
 
 
-def board_texture(geometry: BoardGeometry, style: BoardStyle, rng: np.random.Generator,
-                  px_per_unit: float) -> tuple[Image, NDArray[np.float64]]:
+def board_texture(
+    geometry: BoardGeometry, style: BoardStyle, rng: np.random.Generator, px_per_unit: float
+) -> tuple[Image, NDArray[np.float64]]:
     """The top-down board texture and the 3x3 matrix taking board (x, y) to texture pixels."""
     x0, y0, x1, y1 = geometry.outer_rect()
     w, h = int(np.ceil((x1 - x0) * px_per_unit)), int(np.ceil((y1 - y0) * px_per_unit))
@@ -71,24 +79,45 @@ def board_texture(geometry: BoardGeometry, style: BoardStyle, rng: np.random.Gen
         return m
 
     frame_kind: Material = "wood" if style.field_material != "paint" or rng.random() < 0.5 else "paint"
-    tex = material(rng, (h, w), style.frame, frame_kind, style.grain_scale, style.texture_strength,
-                   px_per_unit)
-    field = material(rng, (h, w), style.field, style.field_material, style.grain_scale,
-                     style.texture_strength, px_per_unit)
+    tex = material(
+        rng, (h, w), style.frame, frame_kind, style.grain_scale, style.texture_strength, px_per_unit
+    )
+    field = material(
+        rng, (h, w), style.field, style.field_material, style.grain_scale, style.texture_strength, px_per_unit
+    )
     play = rect_mask(0.0, 0.0, 1.0, geometry.height) > 0
     tex[play] = field[play]
     if geometry.tray_width > 0:
         tx0, ty0, tx1, ty1 = geometry.tray_rect()
-        tray = material(rng, (h, w), style.tray, style.field_material, style.grain_scale,
-                        style.texture_strength, px_per_unit) * 0.85
+        tray = (
+            material(
+                rng,
+                (h, w),
+                style.tray,
+                style.field_material,
+                style.grain_scale,
+                style.texture_strength,
+                px_per_unit,
+            )
+            * 0.85
+        )
         m = rect_mask(tx0, ty0, tx1, ty1) > 0
         tex[m] = tray[m]
-    bar = material(rng, (h, w), style.bar, "wood" if style.field_material == "wood" else style.field_material,
-                   style.grain_scale, style.texture_strength, px_per_unit)
+    bar = material(
+        rng,
+        (h, w),
+        style.bar,
+        "wood" if style.field_material == "wood" else style.field_material,
+        style.grain_scale,
+        style.texture_strength,
+        px_per_unit,
+    )
     bm = rect_mask(geometry.half_width, 0.0, geometry.half_width + geometry.bar_width, geometry.height) > 0
     tex[bm] = bar[bm]
-    points = [material(rng, (h, w), c, style.point_material, style.grain_scale, style.texture_strength,
-                       px_per_unit) for c in style.points]
+    points = [
+        material(rng, (h, w), c, style.point_material, style.grain_scale, style.texture_strength, px_per_unit)
+        for c in style.points
+    ]
     border = max(0.0, style.point_border) * px_per_unit
     border_colour = 0.5 * (np.asarray(style.points[0], np.float32) + np.asarray(style.points[1], np.float32))
     masks = [np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)]
@@ -103,14 +132,25 @@ def board_texture(geometry: BoardGeometry, style: BoardStyle, rng: np.random.Gen
         a = (masks[parity].astype(np.float32) / 255.0)[:, :, None]
         tex = tex * (1 - a) + points[parity] * a
     if border > 0.5:
-        cv2.polylines(tex, outlines, True, tuple(float(c) for c in border_colour),
-                      max(1, int(round(border))), cv2.LINE_AA, 4)
+        cv2.polylines(
+            tex,
+            outlines,
+            True,
+            tuple(float(c) for c in border_colour),
+            max(1, int(round(border))),
+            cv2.LINE_AA,
+            4,
+        )
     # a bevel: the frame darkens towards the playing area and the tray
     edge = cv2.GaussianBlur((~play).astype(np.float32), (0, 0), 0.004 * px_per_unit + 0.5)
     tex *= (1.0 - 0.25 * np.clip(1.0 - edge, 0, 1) * (~play))[:, :, None]
     line = np.zeros((h, w), np.float32)
-    cv2.rectangle(line, (int(round(-x0 * px_per_unit)), int(round(-y0 * px_per_unit))),
-                  (int(round((1 - x0) * px_per_unit)), int(round((geometry.height - y0) * px_per_unit))),
-                  1.0, max(1, int(0.003 * px_per_unit)))
+    cv2.rectangle(
+        line,
+        (int(round(-x0 * px_per_unit)), int(round(-y0 * px_per_unit))),
+        (int(round((1 - x0) * px_per_unit)), int(round((geometry.height - y0) * px_per_unit))),
+        1.0,
+        max(1, int(0.003 * px_per_unit)),
+    )
     tex *= (1.0 - 0.4 * line)[:, :, None]
     return np.asarray(tex, dtype=np.float32), to_px

@@ -1,0 +1,217 @@
+"""``nardy recognize``: read the checkers off photos or videos of a board."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".ppm", ".pgm"}
+VIDEO_SUFFIXES = {".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v", ".mpg", ".mpeg"}
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "recognize",
+        help="read the checkers off board photos or videos",
+        description=(
+            "Read every point, the bar and the trays off photos (or frames of videos) of a nardy board. "
+            "The board is located by --corners (or a --profile that holds them): the playing area's "
+            "corners inside the frame, bear-off trays excluded, in the order top-left, top-right, "
+            "bottom-right, bottom-left of the board. 'top' is the row of 12 points along the top-left -> "
+            "top-right edge, listed from the top-left; 'bottom' the row along bottom-left -> bottom-right, "
+            "listed from the bottom-left; 'light' is the lighter of the two checker colours."
+        ),
+        epilog=('example: nardy recognize board.jpg --corners "212,80 1050,96 1071,660 190,650" --json'),
+    )
+    p.add_argument("inputs", nargs="+", metavar="IMAGE_OR_VIDEO", help="photos or videos to read")
+    p.add_argument("--corners", help='playing-area corners "x,y x,y x,y x,y" (TL TR BR BL, pixels)')
+    p.add_argument(
+        "--profile",
+        type=Path,
+        help="board profile (JSON with 'corners' and optionally 'geometry', 'recognizer', "
+        "'intrinsics' {k, dist}, 'colours' {light, dark} in Lab)",
+    )
+    p.add_argument("--json", action="store_true", help="one JSON line per image or video frame")
+    p.add_argument(
+        "--debug",
+        type=Path,
+        metavar="OUT.png",
+        help="draw what was seen; with several images or frames OUT-0001.png, OUT-0002.png...",
+    )
+    p.add_argument(
+        "--every",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="read one video frame every this many seconds (default 1)",
+    )
+    p.set_defaults(func=run)
+
+
+class UsageError(ValueError):
+    """Bad command-line input (reported without a traceback)."""
+
+
+def parse_corners(text: str) -> list[list[float]]:
+    """``"x,y x,y x,y x,y"`` -> four [x, y]."""
+    try:
+        pts = [[float(v) for v in item.split(",")] for item in text.replace(";", " ").split()]
+    except ValueError:
+        raise UsageError(
+            f'--corners {text!r}: expected four x,y pairs like "10,20 300,22 310,240 8,235"'
+        ) from None
+    if len(pts) != 4 or any(len(p) != 2 for p in pts):
+        raise UsageError(f"--corners {text!r}: expected exactly four x,y pairs (TL TR BR BL)")
+    return pts
+
+
+def _load_profile(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"cannot read profile {path}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise UsageError(f"profile {path} is not a JSON object")
+    return data
+
+
+def _frames(path: Path, every: float) -> Iterator[tuple[str, Any]]:
+    """(label, frame) for an image, or sampled frames of a video; raises UsageError if unreadable."""
+    import cv2
+    import numpy as np
+
+    if not path.exists():
+        raise UsageError(f"{path}: no such file")
+    if path.suffix.lower() not in VIDEO_SUFFIXES:
+        data = np.fromfile(str(path), dtype=np.uint8)
+        frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+        if frame is not None:
+            yield str(path), frame
+            return
+        if path.suffix.lower() in IMAGE_SUFFIXES or path.stat().st_size == 0:
+            raise UsageError(f"{path}: not an image that can be read")
+    cap = cv2.VideoCapture(str(path))
+    if not cap.isOpened():
+        raise UsageError(f"{path}: not an image or video that can be read")
+    fps = cap.get(cv2.CAP_PROP_FPS) or 25.0
+    step = max(1, int(round(every * fps)))
+    index, read_any = 0, False
+    try:
+        while True:
+            ok, frame = cap.read()
+            if not ok:
+                break
+            read_any = True
+            if index % step == 0:
+                yield f"{path}#{index}", frame
+            index += 1
+    finally:
+        cap.release()
+    if not read_any:
+        raise UsageError(f"{path}: not an image or video that can be read")
+
+
+def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    import cv2
+    import numpy as np
+
+    from nardy.vision.config import RecognizerConfig
+    from nardy.vision.debug import draw_observation
+    from nardy.vision.geometry import BoardGeometry
+    from nardy.vision.recognizer import Recognizer
+    from nardy.vision.rectify import Intrinsics
+
+    try:
+        profile = _load_profile(args.profile) if args.profile else {}
+        corners = parse_corners(args.corners) if args.corners else profile.get("corners")
+        config = RecognizerConfig.from_json(profile.get("recognizer", {}))
+        if "geometry" in profile:
+            config = replace(config, geometry=BoardGeometry(**profile["geometry"]))
+    except (UsageError, TypeError, ValueError) as exc:
+        print(f"nardy recognize: {exc}", file=sys.stderr)
+        return 2
+    intrinsics = None
+    if "intrinsics" in profile:
+        intr = profile["intrinsics"]
+        intrinsics = Intrinsics(np.asarray(intr["k"], float).reshape(3, 3), np.asarray(intr["dist"], float))
+    colours = None
+    if "colours" in profile:
+        colours = (
+            np.asarray(profile["colours"]["light"], float),
+            np.asarray(profile["colours"]["dark"], float),
+        )
+
+    finder = None
+    if corners is None:
+        try:
+            import importlib
+
+            finder = getattr(importlib.import_module("nardy.calibration"), "find_corners", None)
+        except ImportError:
+            finder = None
+        if finder is None:
+            print(
+                'nardy recognize: the board\'s corners are needed: pass --corners "x,y x,y x,y x,y" '
+                "(top-left, top-right, bottom-right, bottom-left of the playing area) or --profile FILE "
+                "(automatic board finding is not available in this installation)",
+                file=sys.stderr,
+            )
+            return 2
+
+    failures = 0
+    written = 0
+    recognizers: dict[tuple[float, ...], Recognizer] = {}
+    for name in args.inputs:
+        try:
+            for label, frame in _frames(Path(name), args.every):
+                board = corners if corners is not None else finder(frame)  # type: ignore[misc]
+                if board is None:
+                    print(f"nardy recognize: {label}: no board found", file=sys.stderr)
+                    failures += 1
+                    continue
+                key = tuple(float(v) for v in np.asarray(board, float).ravel())
+                rec = recognizers.get(key)
+                if rec is None:
+                    rec = recognizers[key] = Recognizer(
+                        config, np.asarray(board, float), intrinsics=intrinsics, colours=colours
+                    )
+                try:
+                    obs = rec.read(frame)
+                except ValueError as exc:
+                    print(f"nardy recognize: {label}: {exc}", file=sys.stderr)
+                    failures += 1
+                    continue
+                if args.json:
+                    record = {"file": label, **obs.json()}
+                    print(json.dumps(record), flush=True)
+                else:
+                    state = "settled" if obs.settled else "not settled (" + ", ".join(obs.unsettled) + ")"
+                    print(
+                        f"{label}: {obs.layout().text()} | {state} | confidence {obs.confidence:.2f} | "
+                        f"{obs.timings_ms['total']:.1f} ms",
+                        flush=True,
+                    )
+                if args.debug:
+                    written += 1
+                    out = (
+                        args.debug
+                        if len(args.inputs) == 1 and written == 1
+                        else (
+                            args.debug.with_name(
+                                f"{args.debug.stem}-{written:04d}{args.debug.suffix or '.png'}"
+                            )
+                        )
+                    )
+                    cv2.imwrite(
+                        str(out), draw_observation(frame, obs, np.asarray(board, float), rec.diameter_px)
+                    )
+        except UsageError as exc:
+            print(f"nardy recognize: {exc}", file=sys.stderr)
+            failures += 1
+    return 1 if failures else 0

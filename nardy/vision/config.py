@@ -1,0 +1,169 @@
+"""Typed, frozen configuration of the recognition pipeline, one dataclass per stage.
+
+Every threshold of the pipeline is here, with its unit. Lengths are in point widths or checker
+diameters, colours in OpenCV 8-bit Lab units, so nothing depends on the image size. The detector
+itself is a fitted model file (``nardy.vision.fit``; see docs/vision.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from nardy.vision.geometry import BoardGeometry
+
+
+@dataclass(frozen=True)
+class RectifyConfig:
+    point_px: int = 20
+    """Rectified pixels per point width."""
+    lift: float = 1.0
+    """Height of the rectified plane above the board, in checker thicknesses (1: the tops of single
+    checkers)."""
+    default_focal: float = 1.0
+    """Focal length, as a multiple of the frame width, when the view is too straight-on to estimate it."""
+    prefilter: bool = True
+    """Halve the frame (cv2.pyrDown) while one rectified pixel spans more than ``max_span`` frame pixels."""
+    max_span: float = 2.2
+    """See ``prefilter``."""
+
+
+@dataclass(frozen=True)
+class EvidenceConfig:
+    lightness_weight: float = 0.6
+    """Weight of Lab lightness against the two chroma axes (shadows and uneven light change lightness)."""
+    edge_margin: float = 0.06
+    """Half-width of the band along each point's outline where either empty look is accepted (point
+    widths)."""
+    edge_discount: float = 0.7
+    """Factor on the difference inside that band."""
+    dark_offset: float = 20.0
+    """Added to lightness before taking brightness ratios (keeps near-black regions from dominating)."""
+    gain_cells: tuple[int, int] = (12, 8)
+    """Cells (across, down) in which the brightness gain over the board is measured before fitting."""
+    outside_difference: float = 1.5
+    """Difference given to pixels beyond the board's edge (the frame: neither empty nor covered)."""
+    noise_floor: float = 3.0
+    """Smallest spread of a region's look (weighted Lab units)."""
+    gradient_floor: float = 4.0
+    """Added to the median squared gradient before normalising (keeps flat felt from amplifying noise)."""
+
+
+@dataclass(frozen=True)
+class DetectConfig:
+    core: float = 0.55
+    """Side of the square core of a disc used for its inside features (checker diameters)."""
+    arc: float = 0.45
+    """Length of the edge windows at a disc's ends and sides (checker diameters)."""
+    difference_cap: float = 12.0
+    """Per-pixel differences are capped here before averaging."""
+    contrast_cap: float = 3.0
+    """Cap on the absolute contrast feature."""
+    lightness_weight: float = 0.6
+    """As in ``EvidenceConfig``, for the contrast feature."""
+    vote_radii: tuple[float, ...] = (0.92, 1.0, 1.08)
+    """Radii (fractions of the checker radius) at which edges vote for circle centres."""
+    vote_floor: float = 1.0
+    """Edges weaker than this (in median-gradient units) do not vote."""
+    vote_blur: float = 0.15
+    """Blur of the vote map (checker diameters)."""
+    model: str = ""
+    """Path of a detector model written by ``nardy.vision.fit`` ("" = the one shipped with nardy)."""
+    loose_stride: int = 3
+    """Away from the points' centre lines the detector is run on every this many pixels (to find
+    checkers in motion)."""
+
+
+@dataclass(frozen=True)
+class CountConfig:
+    max_line: int = 12
+    """Longest line of touching checkers looked for on one point."""
+    overlap: float = 0.15
+    """How much closer than a diameter two neighbours in a line may appear (fraction of a diameter)."""
+    max_gap: float = 0.3
+    """Largest gap between neighbours in a line (fraction of a diameter)."""
+    base_gap: float = 0.35
+    """Largest gap between a point's base and its first checker (fraction of a diameter)."""
+    slip: float = 0.15
+    """How far a checker may sit off its point's centre line (point widths)."""
+    slip_penalty: float = 0.3
+    """Log-odds charged for sitting at the full slip."""
+    disc_cost: float = 3.5
+    """Log-odds charged per checker counted: the detector is fitted on balanced classes, while a
+    checker centre is rarer than that at any one place."""
+    temperature: float = 1.0
+    """Softmax temperature turning line scores into count probabilities."""
+    bar_floor: float = -3.0
+    """Bar candidates below this log-odds are not considered."""
+    bar_limit: int = 8
+    """Most checkers looked for on the bar."""
+    layer_weight: float = 0.36
+    """Log-odds of a second-layer checker per unit of the detector's best response in a gap of the line
+    below, relative to the line's own checkers (fitted on rendered piles; the evidence is weak, so the
+    counts above a full line spread)."""
+    layer_bias: float = 1.0
+    """Log-odds of a second-layer checker with a zero response."""
+    pile_decay: float = 0.6
+    """When the second layer looks full, the chance of each further checker piled higher up (third
+    layer and above, which a camera cannot count) relative to one fewer."""
+
+
+@dataclass(frozen=True)
+class ColourConfig:
+    lightness_weight: float = 1.0
+    """Weight of lightness when telling the two checker colours apart."""
+    min_separation: float = 18.0
+    """Two colour groups closer than this (Lab units) are one colour."""
+    spread_floor: float = 6.0
+    """Smallest within-group spread used for the colour probabilities (Lab units)."""
+
+
+@dataclass(frozen=True)
+class SettleConfig:
+    unexplained: float = 4.0
+    """Difference above which a pixel that no counted checker explains is 'something else'."""
+    blob_area: float = 1.6
+    """Something else larger than this (in point widths squared) means a hand or an arm: not settled."""
+    loose_score: float = 3.0
+    """Log-odds of a checker-like disc away from every line that means a checker in motion."""
+
+
+@dataclass(frozen=True)
+class RecognizerConfig:
+    geometry: BoardGeometry = field(default_factory=BoardGeometry)
+    rectify: RectifyConfig = field(default_factory=RectifyConfig)
+    evidence: EvidenceConfig = field(default_factory=EvidenceConfig)
+    detect: DetectConfig = field(default_factory=DetectConfig)
+    count: CountConfig = field(default_factory=CountConfig)
+    colour: ColourConfig = field(default_factory=ColourConfig)
+    settle: SettleConfig = field(default_factory=SettleConfig)
+    max_count: int = 15
+    """Largest count per point the observation gives probabilities for."""
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RecognizerConfig:
+        """Build from (a subset of) ``to_json()``'s form; missing fields keep their defaults."""
+        parts: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            if f.name not in data:
+                continue
+            value = data[f.name]
+            default = getattr(cls(), f.name)
+            if (
+                dataclasses.is_dataclass(default)
+                and not isinstance(default, type)
+                and isinstance(value, dict)
+            ):
+                kinds = {g.name for g in dataclasses.fields(default)}
+                unknown = set(value) - kinds
+                if unknown:
+                    raise ValueError(f"unknown {f.name} settings: {', '.join(sorted(unknown))}")
+                value = dataclasses.replace(
+                    default, **{k: tuple(v) if isinstance(v, list) else v for k, v in value.items()}
+                )
+            parts[f.name] = value
+        return cls(**parts)

@@ -1,0 +1,234 @@
+"""Stage 4 -- count: the number of checkers on each point, as a probability for every count.
+
+Checkers on a point form a line from its base: disc after disc, each about one diameter after the
+last. For each column the best line of ``n`` discs from the top edge and of ``m`` discs from the
+bottom edge are found together by dynamic programming over the detector's log-odds (the two lines
+may not overlap, which settles a long-nardy head that runs past its point's tip into the opposite
+half). The scores of every ``(n, m)`` give, through a softmax, a probability for each count -- not a
+single guess.
+
+Checkers on a second layer (a pyramid on a long stack, or a head piled up) sit in the gaps of the
+line below them; ``layer_counts`` looks for their tops there.
+
+The bar is read the same way, without the line constraint: any number of discs anywhere along it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from nardy.vision.config import CountConfig
+
+F32 = NDArray[np.float32]
+F64 = NDArray[np.float64]
+NEG = -1e9
+
+
+@dataclass(frozen=True)
+class Line:
+    """The most likely line of discs on one point and the probability of each line length."""
+
+    probabilities: F64
+    """(max_line + 1,) probability of 0, 1, ... discs in the line."""
+    centres: tuple[tuple[float, float], ...]
+    """Rectified (x, y) pixel centres of the discs of the most likely line, from the base."""
+    scores: tuple[float, ...]
+    """Detector log-odds at those centres."""
+
+
+def column_profiles(
+    config: CountConfig, score: F32, column_x: NDArray[np.float64], point_px: float
+) -> tuple[F32, NDArray[np.int32]]:
+    """Best score along each column, allowing a sideways slip: ((C, h) float32, (C, h) x of it)."""
+    h, w = score.shape
+    slip = max(1, int(round(config.slip * point_px)))
+    xs = np.clip(np.round(column_x).astype(int)[:, None] + np.arange(-slip, slip + 1)[None, :], 0, w - 1)
+    vals = score[:, xs]  # (h, C, 2*slip+1)
+    # prefer the centre line a little, so flat responses do not wander
+    penalty = config.slip_penalty * (np.arange(-slip, slip + 1) / slip) ** 2
+    vals = vals - penalty[None, None, :].astype(np.float32)
+    arg = np.argmax(vals, axis=2)
+    best = np.take_along_axis(vals, arg[:, :, None], axis=2)[:, :, 0]
+    return np.ascontiguousarray(best.T), np.ascontiguousarray(
+        np.take_along_axis(xs[None, :, :].repeat(h, 0), arg[:, :, None], 2)[:, :, 0].T
+    )
+
+
+def _lines(config: CountConfig, s: F64, diameter: float, max_line: int) -> tuple[F64, NDArray[np.int16]]:
+    """Best line scores for sequences ``s`` (S, L) running from their base at index 0.
+
+    Returns ``best`` (max_line, S, L): best total of k+1 discs whose last centre is at index y, and
+    ``back`` (max_line, S, L): the previous centre's index (-1 for the first disc).
+    """
+    n_seq, length = s.shape
+    lo = max(1, int(np.floor(diameter * (1 - config.overlap))))
+    hi = max(lo, int(np.ceil(diameter * (1 + config.max_gap))))
+    best = np.full((max_line, n_seq, length), NEG)
+    back = np.full((max_line, n_seq, length), -1, np.int16)
+    first_lo = int(np.floor(diameter / 2 * (1 - config.overlap)))
+    first_hi = min(length, int(np.ceil(diameter / 2 + config.base_gap * diameter)) + 1)
+    best[0, :, first_lo:first_hi] = s[:, first_lo:first_hi]
+    idx = np.arange(length)
+    for k in range(1, max_line):
+        prev = best[k - 1]
+        cand = np.full((n_seq, length), NEG)
+        arg = np.full((n_seq, length), -1, np.int16)
+        for step in range(lo, hi + 1):
+            shifted = np.full((n_seq, length), NEG)
+            shifted[:, step:] = prev[:, :-step]
+            better = shifted > cand
+            cand = np.where(better, shifted, cand)
+            arg = np.where(better, (idx - step).astype(np.int16)[None, :], arg)
+        best[k] = np.where(cand > NEG / 2, cand + s, NEG)
+        back[k] = arg
+    return best, back
+
+
+def _trace(best: F64, back: NDArray[np.int16], seq: int, n: int, end_max: int) -> list[int]:
+    if n == 0:
+        return []
+    ends = best[n - 1, seq, : max(end_max + 1, 0)]
+    if ends.size == 0:
+        return []
+    y = int(np.argmax(ends))
+    out = [y]
+    for k in range(n - 1, 0, -1):
+        y = int(back[k, seq, y])
+        out.append(y)
+    return out[::-1]
+
+
+def count_lines(
+    config: CountConfig, profiles: F32, slips: NDArray[np.int32], diameter: float, max_line: int
+) -> tuple[list[Line], list[Line]]:
+    """Lines on the top and the bottom points of every column.
+
+    ``profiles`` (C, h): detector log-odds along each column (top edge at index 0); ``slips`` (C, h)
+    the x of each value. Returns (top lines, bottom lines), C each.
+    """
+    n_col, h = profiles.shape
+    seqs = np.concatenate([profiles, profiles[:, ::-1]], axis=0).astype(np.float64) - config.disc_cost
+    best, back = _lines(config, seqs, diameter, max_line)
+    # prefix maxima over where the line ends: A[k, s, e] = best line of k discs ending at or before e
+    prefix = np.maximum.accumulate(best, axis=2)
+    zero = np.zeros((1, 2 * n_col, h))
+    prefix = np.concatenate([zero, prefix], axis=0)  # index k = k discs
+    top, bottom = prefix[:, :n_col], prefix[:, n_col:]
+    gap = int(np.ceil(diameter))
+    # bottom line ending at index e' (from the bottom) leaves the top line room up to h - 1 - gap - e'
+    # joint[n, m, c] = max_e top[n, c, e] + bottom[m, c, h - 1 - gap - e]
+    e = np.arange(h)
+    partner = h - 1 - gap - e
+    valid = partner >= 0
+    bottom_at = np.where(valid[None, None, :], bottom[:, :, np.clip(partner, 0, h - 1)], NEG)
+    bottom_at[0] = 0.0  # no bottom line: the top may use the whole column
+    joint = np.max(top[:, None, :, :] + bottom_at[None, :, :, :], axis=3)  # (K+1, K+1, C)
+    joint = np.maximum(joint, NEG)
+    z = joint / config.temperature
+    z -= z.max(axis=(0, 1), keepdims=True)
+    p = np.exp(z)
+    p /= p.sum(axis=(0, 1), keepdims=True)
+    tops: list[Line] = []
+    bottoms: list[Line] = []
+    for c in range(n_col):
+        n, m = np.unravel_index(int(np.argmax(joint[:, :, c])), joint[:, :, c].shape)
+        # where may the top line end given the bottom one?
+        if m > 0:
+            bottom_end = int(np.argmax(best[m - 1, n_col + c]))
+            top_limit = h - 1 - gap - bottom_end
+        else:
+            top_limit = h - 1
+        ys_top = _trace(best, back, c, int(n), top_limit)
+        if n > 0:
+            top_end = ys_top[-1] if ys_top else 0
+            bottom_limit = h - 1 - gap - top_end
+        else:
+            bottom_limit = h - 1
+        ys_bot = _trace(best, back, n_col + c, int(m), bottom_limit)
+        tops.append(
+            Line(
+                p[:, :, c].sum(axis=1),
+                tuple((float(slips[c, y]), float(y)) for y in ys_top),
+                tuple(float(profiles[c, y]) for y in ys_top),
+            )
+        )
+        bottoms.append(
+            Line(
+                p[:, :, c].sum(axis=0),
+                tuple((float(slips[c, h - 1 - y]), float(h - 1 - y)) for y in ys_bot),
+                tuple(float(profiles[c, h - 1 - y]) for y in ys_bot),
+            )
+        )
+    return tops, bottoms
+
+
+def bar_discs(
+    config: CountConfig, profile: F32, slips: NDArray[np.int32], diameter: float, limit: int
+) -> tuple[list[tuple[float, float]], list[float]]:
+    """Disc centres along the bar: local maxima of ``profile`` (h,) at least a diameter apart with
+    positive log-odds, strongest first -> (centres, log-odds)."""
+    h = profile.shape[0]
+    order = np.argsort(-profile)
+    taken: list[int] = []
+    min_sep = diameter * (1 - config.overlap)
+    profile = profile - config.disc_cost
+    for y in order:
+        if profile[y] <= config.bar_floor or len(taken) >= limit:
+            break
+        if all(abs(int(y) - t) >= min_sep for t in taken):
+            taken.append(int(y))
+    taken.sort()
+    return [(float(slips[y]), float(y)) for y in taken], [float(profile[y]) for y in taken] if h else []
+
+
+def count_distribution(log_odds: list[float], limit: int) -> F64:
+    """Probability of each total (0..limit) for independent detections with these log-odds."""
+    p = np.zeros(limit + 1)
+    p[0] = 1.0
+    for lo in log_odds:
+        q = 1.0 / (1.0 + np.exp(-lo))
+        p[1:] = p[1:] * (1 - q) + p[:-1] * q
+        p[0] *= 1 - q
+    return p
+
+
+def layer_counts(
+    config: CountConfig, score: F32, line: Line, diameter: float, max_count: int, capacity: int
+) -> F64:
+    """Probability of 0, 1, ... checkers on top of ``line`` (second and higher layers).
+
+    Only a full line (``capacity`` or more) gets a layer on top. Each gap between two neighbours of the
+    line may hold a checker; its log-odds come from the detector's best response near the gap's
+    middle (a top checker shows its own rim across the two below it).
+    """
+    n = len(line.centres)
+    if n < capacity or n < 2:
+        out = np.zeros(1)
+        out[0] = 1.0
+        return out
+    h, w = score.shape
+    reach = max(1, int(round(0.3 * diameter)))
+    typical = float(np.median(line.scores))
+    odds = []
+    for (x0, y0), (x1, y1) in zip(line.centres, line.centres[1:], strict=False):
+        cx, cy = int(round((x0 + x1) / 2)), int(round((y0 + y1) / 2))
+        win = score[max(0, cy - reach) : min(h, cy + reach + 1), max(0, cx - reach) : min(w, cx + reach + 1)]
+        best = float(win.max()) if win.size else -10.0
+        # compared with the line's own checkers: a plain line's gaps score far below its centres
+        odds.append(config.layer_weight * (best - typical) + config.layer_bias)
+    limit = max(0, max_count - n)
+    second = count_distribution(odds, limit)
+    # above a full second layer more may be piled, unseen: spread the rest geometrically
+    full = len(odds)
+    room = limit - full
+    if room <= 0 or second[full] <= 0:
+        return second
+    tail = config.pile_decay ** np.arange(room + 1)
+    tail /= tail.sum()
+    out = second.copy()
+    out[full:] = 0.0
+    out[full:] += second[full] * tail
+    return out

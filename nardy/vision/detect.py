@@ -1,0 +1,182 @@
+"""Stage 3b -- detect: how likely a checker's top is centred at each pixel of the rectified board.
+
+A checker top on the rectified plane is a disc of known diameter. The score at a pixel is a linear
+log-odds over a few board-relative features measured around a disc centred there:
+
+0. ``inside``    -- mean difference from the empty board over the disc's core (board-relative units),
+1. ``contrast``  -- the core's colour distance from the empty look, absolute (weighted Lab units / 32),
+2. ``ends_min`` / 3. ``ends_max`` -- edge energy across the rim at the disc's two ends along the point
+   (where it meets its neighbours in a stack, or the board), weaker and stronger, log scale,
+4. ``sides_min`` -- the weaker of the two sides' edge energy across the rim,
+5. ``diag_min`` / 6. ``diag_mean`` -- the same at the four diagonal places of the rim,
+7. ``seam``      -- edge energy across the disc's middle (where two stacked checkers would meet),
+8. ``busy``      -- edge energy inside the core (checker tops are plain),
+9. ``votes``     -- radial-symmetry votes: how much edge round this centre points at it (log scale),
+10. ``symmetry`` -- those votes as a share of the edge energy nearby (a point's straight edges vote
+    along lines, a checker's rim into one spot).
+
+The features feed a small perceptron (``Detector``, one hidden layer) fitted on rendered boards by
+``nardy.vision.fit`` and shipped as ``detector.json``; the features are relative to the frame's own
+board, so they carry to boards never seen.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from nardy.vision.config import DetectConfig
+from nardy.vision.evidence import Evidence
+
+F32 = NDArray[np.float32]
+N_FEATURES = 11
+
+
+def _odd(n: float) -> int:
+    k = max(1, int(round(n)))
+    return k if k % 2 else k + 1
+
+
+def _shift(a: F32, dy: int, dx: int) -> F32:
+    """out[y, x] = a[y + dy, x + dx], edges replicated."""
+    h, w = a.shape
+    ys = np.clip(np.arange(h) + dy, 0, h - 1)
+    xs = np.clip(np.arange(w) + dx, 0, w - 1)
+    return a[ys][:, xs]
+
+
+def radial_votes(ev: Evidence, radius: float, spread: tuple[float, ...], floor: float) -> F32:
+    """Circle-centre votes: every edge pixel votes, with its gradient strength, for the points one
+    ``radius`` away along its gradient, both ways (a rim votes for its disc's centre whichever way its
+    contrast goes). ``spread`` are radius factors to vote at; edges weaker than ``floor`` (in
+    median-gradient units) do not vote. Returns (h, w) float32 votes."""
+    gx, gy = ev.gx, ev.gy
+    root = ev.root_magnitude
+    h, w = root.shape
+    ys, xs = np.nonzero(root > np.sqrt(floor))
+    weight = root[ys, xs]
+    m = weight * weight
+    ux, uy = gx[ys, xs] / m, gy[ys, xs] / m
+    acc = np.zeros(h * w, np.float64)
+    for f in spread:
+        for sign in (1.0, -1.0):
+            px = np.round(xs + sign * f * radius * ux).astype(np.intp)
+            py = np.round(ys + sign * f * radius * uy).astype(np.intp)
+            ok = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+            acc += np.bincount(py[ok] * w + px[ok], weights=weight[ok], minlength=h * w)
+    return acc.reshape(h, w).astype(np.float32)
+
+
+def feature_maps(config: DetectConfig, ev: Evidence, diameter_px: float) -> list[F32]:
+    """The N_FEATURES (h, w) float32 maps of a disc of ``diameter_px`` centred at each pixel."""
+    r = diameter_px / 2.0
+    core = _odd(config.core * diameter_px)
+    arc = _odd(config.arc * diameter_px)
+    box = cv2.boxFilter
+    inside = box(np.minimum(ev.difference, config.difference_cap), cv2.CV_32F, (core, core))
+    along_x = np.log1p(box(ev.gx2, cv2.CV_32F, (3, arc)))
+    along_y = np.log1p(box(ev.gy2, cv2.CV_32F, (arc, 3)))
+    small = _odd(arc * 0.6)
+    diag1 = np.log1p(box(ev.gd1, cv2.CV_32F, (small, small)))
+    diag2 = np.log1p(box(ev.gd2, cv2.CV_32F, (small, small)))
+    c = int(round(r * 0.7071))
+    ri = int(round(r))
+    end_a, end_b = _shift(along_y, -ri, 0), _shift(along_y, ri, 0)
+    side_a, side_b = _shift(along_x, 0, -ri), _shift(along_x, 0, ri)
+    d = [_shift(diag1, c, c), _shift(diag1, -c, -c), _shift(diag2, c, -c), _shift(diag2, -c, c)]
+    diag_min = np.minimum(np.minimum(d[0], d[1]), np.minimum(d[2], d[3]))
+    diag_mean = (d[0] + d[1] + d[2] + d[3]) * 0.25
+    busy = np.log1p(box(ev.gx2 + ev.gy2, cv2.CV_32F, (core, core)))
+    contrast = np.minimum(box(ev.contrast, cv2.CV_32F, (core, core)) * (1 / 32.0), config.contrast_cap)
+    votes = radial_votes(ev, r, config.vote_radii, config.vote_floor)
+    votes = np.asarray(cv2.GaussianBlur(votes, (0, 0), config.vote_blur * diameter_px), dtype=np.float32)
+    # the votes a disc's rim would cast, if all its edge were one gradient unit strong
+    full = 2 * np.pi * r * len(config.vote_radii)
+    local = box(ev.root_magnitude, cv2.CV_32F, (_odd(2.4 * r), _odd(2.4 * r)), normalize=False)
+    symmetry = votes / (local + full * 0.25)
+    maps = [
+        inside,
+        contrast,
+        np.minimum(end_a, end_b),
+        np.maximum(end_a, end_b),
+        np.minimum(side_a, side_b),
+        diag_min,
+        diag_mean,
+        along_y,
+        busy,
+        np.log1p(votes * (1 / full)),
+        symmetry,
+    ]
+    return [np.asarray(m, dtype=np.float32) for m in maps]
+
+
+def features(config: DetectConfig, ev: Evidence, diameter_px: float) -> F32:
+    """(h, w, N_FEATURES) float32 stack of ``feature_maps`` (for fitting)."""
+    return np.stack(feature_maps(config, ev, diameter_px), axis=2)
+
+
+@dataclass(frozen=True)
+class Detector:
+    """The fitted detector: features -> standardised -> one ReLU layer -> log-odds."""
+
+    mean: F32
+    std: F32
+    w1: F32
+    b1: F32
+    w2: F32
+    b2: float
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Detector:
+        f = np.float32
+        return cls(
+            np.asarray(d["mean"], f),
+            np.asarray(d["std"], f),
+            np.asarray(d["w1"], f),
+            np.asarray(d["b1"], f),
+            np.asarray(d["w2"], f),
+            float(d["b2"][0]),
+        )
+
+    @classmethod
+    def load(cls, path: str | None = None) -> Detector:
+        """Read a model written by ``nardy.vision.fit`` (default: the one shipped with nardy)."""
+        if path:
+            with open(path, encoding="utf-8") as fh:
+                data = json.load(fh)
+        else:
+            data = json.loads(resources.files("nardy.vision").joinpath("detector.json").read_text("utf-8"))
+        model = data.get("model", data)
+        if len(model["mean"]) != N_FEATURES:
+            raise ValueError(
+                f"detector model has {len(model['mean'])} features, this code makes {N_FEATURES}"
+            )
+        return cls.from_dict(model)
+
+    def log_odds(self, x: F32) -> F32:
+        """(N, N_FEATURES) float32 -> (N,) float32 log-odds of a checker centre."""
+        hid = np.maximum(((x - self.mean) / self.std) @ self.w1 + self.b1, 0)
+        return np.asarray(hid @ self.w2 + np.float32(self.b2), dtype=np.float32)
+
+
+def score_map(detector: Detector, maps: list[F32], where: NDArray[np.bool_] | None = None) -> F32:
+    """(h, w) float32 log-odds that a checker top is centred at each pixel (only at ``where`` if given;
+    elsewhere -20)."""
+    if len(maps) != N_FEATURES:
+        raise ValueError(f"{len(maps)} feature maps, the detector wants {N_FEATURES}")
+    h, w = maps[0].shape
+    out = np.full((h, w), -20.0, np.float32)
+    if where is None:
+        x = np.stack([m.ravel() for m in maps], axis=1)
+        out[:] = detector.log_odds(x).reshape(h, w)
+    else:
+        idx = np.nonzero(where)
+        x = np.stack([m[idx] for m in maps], axis=1)
+        out[idx] = detector.log_odds(x)
+    return out

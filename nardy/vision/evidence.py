@@ -1,0 +1,154 @@
+"""Stage 3a -- evidence: how unlike the empty board each pixel is, and where the edges are.
+
+There is no stored picture of the empty board: its look is learnt from the frame itself. The field,
+the bar and the points of each colour are each summarised by a smooth colour field (a normalised
+convolution over that region's own pixels, so uneven light is followed), estimated twice -- the
+second time without the pixels the first estimate already found to be covered. A pixel's
+*difference* is its distance from the look its region should have, in units of that region's own
+spread (so a grainy walnut field needs a bigger difference than smooth felt). Near a point's edges
+either look is accepted (corners are never exact).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from nardy.vision.config import EvidenceConfig
+from nardy.vision.masks import EDGE, FIELD, OUTSIDE, POINT0, POINT1, BoardMasks
+
+F32 = NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Per-pixel maps over the rectified board, all (h, w) float32."""
+
+    lab: F32
+    """(h, w, 3) float32 Lab (OpenCV's 8-bit scaling: L 0..255, a and b centred on 128)."""
+    difference: F32
+    """Distance from the empty board's expected look, in units of the region's spread."""
+    gy2: F32
+    """Squared vertical lightness gradient (along the points), divided by its board-wide median."""
+    gx2: F32
+    """Squared horizontal lightness gradient, same scale."""
+    gx: F32
+    """Horizontal lightness gradient divided by the square root of the median squared gradient."""
+    gy: F32
+    """Vertical lightness gradient, same scale."""
+    gd1: F32
+    """Squared lightness gradient along the (1, 1) diagonal, same scale."""
+    gd2: F32
+    """Squared lightness gradient along the (1, -1) diagonal, same scale."""
+    contrast: F32
+    """Distance from the empty look in weighted Lab units (not divided by the spread)."""
+    gain: F32
+    """(h, w) the brightness of the light on the board relative to its average (1: average)."""
+    root_magnitude: F32
+    """Square root of the gradient magnitude (what each edge pixel votes with)."""
+
+
+def _gain_field(
+    ratio_pts: tuple[NDArray[np.intp], NDArray[np.intp], F32], shape: tuple[int, int], cells: tuple[int, int]
+) -> F32:
+    """A smooth (quadratic) brightness gain over the board fitted to seed pixels' lightness ratios."""
+    ys, xs, ratio = ratio_pts
+    h, w = shape
+    cx, cy = cells
+    if len(ratio) < 20:
+        return np.ones(shape, np.float32)
+    cell = (ys * cy // h) * cx + (xs * cx // w)
+    clipped = np.clip(ratio, 0.3, 3.0)
+    count = np.bincount(cell, minlength=cx * cy)
+    mean = np.bincount(cell, weights=clipped, minlength=cx * cy) / np.maximum(count, 1)
+    # one round of trimming: drop ratios far from their cell's mean (checkers over the seeds)
+    keep = np.abs(clipped - mean[cell]) < 0.25 * mean[cell]
+    count = np.bincount(cell[keep], minlength=cx * cy)
+    mean = np.bincount(cell[keep], weights=clipped[keep], minlength=cx * cy) / np.maximum(count, 1)
+    ids = np.flatnonzero(count >= 6)
+    if len(ids) < 6:
+        return np.ones(shape, np.float32)
+    med = mean[ids]
+    u = ((ids % cx) + 0.5) / cx - 0.5
+    v = ((ids // cx) + 0.5) / cy - 0.5
+    a = np.column_stack([np.ones_like(u), u, v, u * v, u * u, v * v])
+    coef = np.zeros(6)
+    good = np.ones(len(med), bool)
+    for _ in range(3):
+        coef = np.asarray(np.linalg.lstsq(a[good], med[good], rcond=None)[0], dtype=np.float64)
+        res = np.abs(a @ coef - med)
+        good = res <= max(3 * float(np.median(res)), 0.02)
+    gu = ((np.arange(w, dtype=np.float32) + 0.5) / w - 0.5)[None, :]
+    gv = ((np.arange(h, dtype=np.float32) + 0.5) / h - 0.5)[:, None]
+    gain = coef[0] + coef[1] * gu + coef[2] * gv + coef[3] * gu * gv + coef[4] * gu * gu + coef[5] * gv * gv
+    return np.asarray(np.clip(gain, 0.3, 3.0), dtype=np.float32)
+
+
+def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.uint8]) -> Evidence:
+    """rectified (h, w, 3) uint8 BGR -> ``Evidence``."""
+    lab = cv2.cvtColor(rectified, cv2.COLOR_BGR2Lab).astype(np.float32)
+    weights = np.array([config.lightness_weight, 1.0, 1.0], np.float32)
+    region = masks.region
+    h, w = region.shape
+    seeds = masks.seed_index
+    # each region's own look (robust, from the parts of it that checkers seldom cover) ...
+    looks = np.zeros((6, 3), np.float32)
+    ratio_y, ratio_x, ratios = [], [], []
+    for t, (ys, xs) in seeds.items():
+        px = lab[ys, xs]
+        looks[t] = np.median(px, axis=0)
+        ratio_y.append(ys)
+        ratio_x.append(xs)
+        ratios.append((px[:, 0] + config.dark_offset) / (looks[t, 0] + config.dark_offset))
+    looks[EDGE] = looks[FIELD]
+    looks[OUTSIDE] = looks[FIELD]
+    # ... and the light falling on it: a smooth gain fitted to the seeds' lightness
+    gain = _gain_field(
+        (np.concatenate(ratio_y), np.concatenate(ratio_x), np.concatenate(ratios)), (h, w), config.gain_cells
+    )
+    expected = looks[region.astype(np.intp)]
+    expected[:, :, 0] = (expected[:, :, 0] + config.dark_offset) * gain - config.dark_offset
+    delta = (lab - expected) * weights
+    dist = np.sqrt(np.einsum("ijk,ijk->ij", delta, delta))
+    # the other look at a point's edges: the point's own colour
+    edge = masks.edge_index
+    if len(edge[0]):
+        alt = looks[np.where(masks.edge_parity[edge] == 1, POINT1, POINT0)]
+        alt_l = (alt[:, 0] + config.dark_offset) * gain[edge] - config.dark_offset
+        da = lab[edge] - np.column_stack([alt_l, alt[:, 1:]])
+        dist[edge] = np.minimum(dist[edge], np.sqrt(np.sum((da * weights) ** 2, axis=1)))
+    spread = np.full(6, config.noise_floor, np.float32)
+    for t, (ys, xs) in seeds.items():
+        spread[t] = max(config.noise_floor, 1.4826 * float(np.median(dist[ys, xs])))
+    spread[EDGE] = max(spread[FIELD], spread[POINT0], spread[POINT1])
+    spread[OUTSIDE] = spread[FIELD]
+    diff = (dist / spread[region.astype(np.intp)]).astype(np.float32)
+    diff[region == OUTSIDE] = config.outside_difference
+    diff[region == EDGE] *= config.edge_discount
+    lum = lab[:, :, 0]
+    gx = np.asarray(cv2.Sobel(lum, cv2.CV_32F, 1, 0, ksize=3), dtype=np.float32)
+    gy = np.asarray(cv2.Sobel(lum, cv2.CV_32F, 0, 1, ksize=3), dtype=np.float32)
+    # the frame seen past the board's edge, and that edge itself, say nothing about checkers
+    gx *= masks.inside_weight
+    gy *= masks.inside_weight
+    gx2, gy2 = gx * gx, gy * gy
+    scale = float(np.median(gx2 + gy2)) + config.gradient_floor
+    d1, d2 = (gx + gy) ** 2 / (2 * scale), (gx - gy) ** 2 / (2 * scale)
+    root = np.float32(1.0 / np.sqrt(scale))
+    gxn, gyn = gx * root, gy * root
+    return Evidence(
+        lab,
+        diff,
+        (gy2 / scale).astype(np.float32),
+        (gx2 / scale).astype(np.float32),
+        gxn,
+        gyn,
+        d1.astype(np.float32),
+        d2.astype(np.float32),
+        dist.astype(np.float32),
+        gain,
+        np.sqrt(np.sqrt(gxn * gxn + gyn * gyn)).astype(np.float32),
+    )

@@ -1,0 +1,136 @@
+"""``Observation``: what the recognizer read off one frame, with a probability for every alternative.
+
+For each of the 24 points it gives a probability for every count 0..15 and the probability that the
+checkers there are light; for the bar and the trays a count distribution per colour. The referee can
+combine these with the rules (``log_probability(layout)``) to pick the most likely *legal* position
+rather than the most likely one point by point.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from nardy.vision.geometry import ROWS, Row
+from nardy.vision.layout import EMPTY, BoardLayout, Colour, Counts, Stack
+
+
+@dataclass(frozen=True)
+class PointReading:
+    """One point: ``counts[n]`` = P(n checkers), ``p_light`` = P(they are light | any)."""
+
+    counts: tuple[float, ...]
+    p_light: float
+
+    def probability(self, colour: Colour | None, count: int) -> float:
+        """P(this point holds ``count`` checkers of ``colour``) (colour None with count 0)."""
+        if count < 0 or count >= len(self.counts):
+            return 0.0
+        if count == 0:
+            return self.counts[0] if colour is None else 0.0
+        if colour is None:
+            return 0.0
+        return self.counts[count] * (self.p_light if colour == "light" else 1.0 - self.p_light)
+
+    def most_likely(self) -> Stack:
+        n = int(np.argmax(self.counts))
+        if n == 0:
+            return EMPTY
+        return Stack("light" if self.p_light >= 0.5 else "dark", n)
+
+    @property
+    def confidence(self) -> float:
+        """Probability of ``most_likely()``."""
+        s = self.most_likely()
+        return self.probability(s.colour, s.count)
+
+
+@dataclass(frozen=True)
+class CountReading:
+    """Per-colour count distributions (the bar, the trays): ``light[n]`` = P(n light checkers)."""
+
+    light: tuple[float, ...]
+    dark: tuple[float, ...]
+    measured: bool = True
+    """False when nothing was seen and the counts are inferred (trays out of view)."""
+
+    def most_likely(self) -> Counts:
+        return Counts(int(np.argmax(self.light)), int(np.argmax(self.dark)))
+
+    @property
+    def confidence(self) -> float:
+        c = self.most_likely()
+        return float(self.light[c.light] * self.dark[c.dark])
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One frame's reading."""
+
+    top: tuple[PointReading, ...]
+    """12 points of the top row, from the top-left."""
+    bottom: tuple[PointReading, ...]
+    """12 points of the bottom row, from the bottom-left."""
+    bar: CountReading
+    off: CountReading
+    settled: bool
+    """False when something that is not a resting checker is over the board (a hand, a checker in
+    motion); ``unsettled`` then says where."""
+    unsettled: tuple[str, ...] = ()
+    """Places that are not settled: ``top[3]``, ``bottom[11]``, ``bar``, ``board``."""
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    """Time spent in each stage for this frame."""
+    debug: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Intermediate results for drawing (disc centres in the frame, ...)."""
+
+    def row(self, row: Row) -> tuple[PointReading, ...]:
+        return self.top if row == "top" else self.bottom
+
+    def layout(self) -> BoardLayout:
+        """The most likely layout, point by point."""
+        return BoardLayout(
+            tuple(r.most_likely() for r in self.top),
+            tuple(r.most_likely() for r in self.bottom),
+            self.bar.most_likely(),
+            self.off.most_likely(),
+        )
+
+    @property
+    def confidence(self) -> float:
+        """Probability that ``layout()`` is exactly right (points, bar and trays taken as independent)."""
+        p = math.prod(r.confidence for r in self.top + self.bottom)
+        p *= self.bar.confidence * (self.off.confidence if self.off.measured else 1.0)
+        return float(p)
+
+    def log_probability(self, layout: BoardLayout) -> float:
+        """log P(``layout``) under this reading (-inf if impossible): how a referee ranks candidate
+        positions."""
+        total = 0.0
+        for row in ROWS:
+            for reading, stack in zip(self.row(row), layout.row(row), strict=True):
+                p = reading.probability(stack.colour, stack.count)
+                if p <= 0:
+                    return -math.inf
+                total += math.log(p)
+        pairs: tuple[tuple[CountReading, Counts], ...] = ((self.bar, layout.bar), (self.off, layout.off))
+        for count_reading, counts in pairs:
+            if count_reading is self.off and not count_reading.measured:
+                continue
+            for dist, n in ((count_reading.light, counts.light), (count_reading.dark, counts.dark)):
+                p = dist[n] if n < len(dist) else 0.0
+                if p <= 0:
+                    return -math.inf
+                total += math.log(p)
+        return total
+
+    def json(self) -> dict[str, Any]:
+        """The ``nardy recognize --json`` record."""
+        out = self.layout().json()
+        out["settled"] = self.settled
+        out["unsettled"] = list(self.unsettled)
+        out["confidence"] = round(self.confidence, 4)
+        out["timings_ms"] = {k: round(v, 3) for k, v in self.timings_ms.items()}
+        return out

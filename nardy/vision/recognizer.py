@@ -1,0 +1,281 @@
+"""``Recognizer``: frames of one camera position in, ``Observation`` out.
+
+It is built once from the playing area's image corners (and optionally the camera's intrinsics and
+the two checker colours, which calibration learns) and reused for every frame::
+
+    rec = Recognizer(RecognizerConfig(), corners)
+    obs = rec.read(frame)            # frame: (H, W, 3) uint8 BGR
+    obs.layout()                     # most likely BoardLayout
+    obs.top[0].counts                # P(0..15 checkers) on the top-left point
+
+The stages, each a pure function of its own module: rectify -> evidence -> detect -> count -> colour
+-> settle.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from nardy.vision.colour import light_probabilities
+from nardy.vision.config import RecognizerConfig
+from nardy.vision.count import (
+    Line,
+    bar_discs,
+    column_profiles,
+    count_distribution,
+    count_lines,
+    layer_counts,
+)
+from nardy.vision.detect import Detector, feature_maps, score_map
+from nardy.vision.evidence import evidence
+from nardy.vision.geometry import POINTS_PER_ROW
+from nardy.vision.layout import CHECKERS_PER_SIDE
+from nardy.vision.masks import BoardMasks, board_masks
+from nardy.vision.observation import CountReading, Observation, PointReading
+from nardy.vision.rectify import Intrinsics, RectifyMaps, rectify, rectify_maps
+from nardy.vision.settle import unsettled_places
+
+T = TypeVar("T")
+F64 = NDArray[np.float64]
+
+
+def _timed(timings: dict[str, float], name: str, fn: Callable[[], T]) -> T:
+    t0 = time.perf_counter()
+    out = fn()
+    timings[name] = timings.get(name, 0.0) + (time.perf_counter() - t0) * 1000.0
+    return out
+
+
+def _pad(p: F64, n: int) -> tuple[float, ...]:
+    out = np.zeros(n + 1)
+    out[: min(len(p), n + 1)] = p[: n + 1]
+    s = out.sum()
+    return tuple(float(v) for v in (out / s if s > 0 else out))
+
+
+class Recognizer:
+    """Reads frames from one camera position.
+
+    ``corners``: (4, 2) image (x, y) of the playing area's top-left, top-right, bottom-right and
+    bottom-left corners. ``intrinsics``: a calibrated camera (also undoes lens distortion).
+    ``colours``: the (light, dark) checker colours in Lab (OpenCV 8-bit scaling), if known.
+    ``detector``: a checker detector already loaded (default: the model ``config.detect.model``).
+    """
+
+    def __init__(
+        self,
+        config: RecognizerConfig,
+        corners: NDArray[np.floating],
+        *,
+        intrinsics: Intrinsics | None = None,
+        colours: tuple[NDArray[np.floating], NDArray[np.floating]] | None = None,
+        detector: Detector | None = None,
+    ) -> None:
+        self.config = config
+        self.corners = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+        self.intrinsics = intrinsics
+        self.colours = (
+            None
+            if colours is None
+            else (np.asarray(colours[0], np.float64), np.asarray(colours[1], np.float64))
+        )
+        self.detector = detector or Detector.load(config.detect.model or None)
+        self._maps: RectifyMaps | None = None
+        self._masks: BoardMasks | None = None
+        self._where: NDArray[np.bool_] | None = None
+
+    def prepare(self, frame_size: tuple[int, int]) -> RectifyMaps:
+        """Build (or reuse) the lookups for frames of ``frame_size`` (width, height)."""
+        if self._maps is None or self._maps.frame_size != frame_size:
+            cfg = self.config
+            self._maps = rectify_maps(cfg.rectify, cfg.geometry, self.corners, frame_size, self.intrinsics)
+            self._masks = board_masks(
+                cfg.geometry,
+                self._maps.px_per_unit,
+                self._maps.size,
+                cfg.evidence.edge_margin,
+                self._maps.surface,
+            )
+            w, h = self._maps.size
+            where = np.zeros((h, w), bool)
+            stride = max(1, cfg.detect.loose_stride)
+            where[::stride, ::stride] = True
+            slip = max(1, int(round(cfg.count.slip * self.point_px)))
+            for x in [*self._masks.column_x, self._masks.bar_x]:
+                xi = int(round(x))
+                where[:, max(0, xi - slip) : xi + slip + 1] = True
+            self._where = where
+        return self._maps
+
+    @property
+    def point_px(self) -> float:
+        return float(self.config.rectify.point_px)
+
+    @property
+    def diameter_px(self) -> float:
+        return self.config.geometry.checker_diameter * self.point_px
+
+    def read(self, frame: NDArray[np.uint8]) -> Observation:
+        """frame (H, W, 3) uint8 BGR -> ``Observation``."""
+        if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise ValueError(f"expected an (H, W, 3) uint8 BGR frame, got {frame.shape} {frame.dtype}")
+        cfg = self.config
+        timings: dict[str, float] = {}
+        maps = _timed(timings, "prepare", lambda: self.prepare((frame.shape[1], frame.shape[0])))
+        masks = self._masks
+        assert masks is not None
+        rect = _timed(timings, "rectify", lambda: rectify(maps, frame))
+        ev = _timed(timings, "evidence", lambda: evidence(cfg.evidence, masks, rect))
+        d = self.diameter_px
+
+        def detect() -> NDArray[np.float32]:
+            return score_map(self.detector, feature_maps(cfg.detect, ev, d), self._where)
+
+        score = _timed(timings, "detect", detect)
+
+        def count() -> tuple[
+            list[Line], list[Line], list[tuple[float, float]], list[float], list[F64], list[F64]
+        ]:
+            profiles, slips = column_profiles(cfg.count, score, masks.column_x, self.point_px)
+            tops, bottoms = count_lines(cfg.count, profiles, slips, d, cfg.count.max_line)
+            bar_prof, bar_slip = column_profiles(cfg.count, score, np.array([masks.bar_x]), self.point_px)
+            centres, odds = bar_discs(cfg.count, bar_prof[0], bar_slip[0], d, cfg.count.bar_limit)
+            cap = cfg.geometry.line_capacity
+            extra_top = [layer_counts(cfg.count, score, line, d, cfg.max_count, cap) for line in tops]
+            extra_bottom = [layer_counts(cfg.count, score, line, d, cfg.max_count, cap) for line in bottoms]
+            return tops, bottoms, centres, odds, extra_top, extra_bottom
+
+        tops, bottoms, bar_centres, bar_odds, extra_top, extra_bottom = _timed(timings, "count", count)
+
+        def colour() -> tuple[F64, F64]:
+            k = max(3, int(round(self.diameter_px * 0.4)) | 1)
+            smooth = np.asarray(cv2.blur(ev.lab, (k, k)), dtype=np.float32)
+            # undo the uneven light on the lightness, so light and dark are judged alike everywhere
+            off = np.float32(cfg.evidence.dark_offset)
+            smooth[:, :, 0] = (smooth[:, :, 0] + off) / ev.gain - off
+            lines = tops + bottoms
+            samples: list[F64] = []
+            weights: list[float] = []
+            for line in lines:
+                if line.centres:
+                    samples.append(
+                        np.median(np.array([self._sample(smooth, c) for c in line.centres]), axis=0)
+                    )
+                    weights.append(float(len(line.centres)))
+                else:
+                    samples.append(np.zeros(3))
+                    weights.append(0.0)
+            occupied = [i for i, wgt in enumerate(weights) if wgt > 0]
+            bar_samples = [
+                self._sample(smooth, c) for c, o in zip(bar_centres, bar_odds, strict=True) if o > 0
+            ]
+            colours = np.array([samples[i] for i in occupied] + bar_samples).reshape(-1, 3)
+            wts = np.array([weights[i] for i in occupied] + [1.0] * len(bar_samples))
+            p = light_probabilities(cfg.colour, colours, wts, self.colours)
+            p_lines = np.full(len(lines), 0.5)
+            p_lines[occupied] = p[: len(occupied)]
+            p_bar_all = np.full(len(bar_centres), 0.5)
+            pos = [k for k, o in enumerate(bar_odds) if o > 0]
+            p_bar_all[pos] = p[len(occupied) :]
+            if len(bar_centres) > len(pos):  # weak bar candidates: colour them against the groups too
+                weak = [k for k, o in enumerate(bar_odds) if o <= 0]
+                ref = np.array(
+                    [samples[i] for i in occupied] + [self._sample(smooth, bar_centres[k]) for k in weak]
+                ).reshape(-1, 3)
+                pw = light_probabilities(
+                    cfg.colour,
+                    ref,
+                    np.array([weights[i] for i in occupied] + [0.1] * len(weak)),
+                    self.colours,
+                )
+                p_bar_all[weak] = pw[len(occupied) :]
+            return p_lines, p_bar_all
+
+        p_lines, p_bar = _timed(timings, "colour", colour)
+
+        def settle() -> tuple[str, ...]:
+            discs = [c for line in tops + bottoms for c in line.centres]
+            discs += [c for c, o in zip(bar_centres, bar_odds, strict=True) if o > 0]
+            return unsettled_places(cfg.settle, masks, ev.difference, score, discs, d / 2)
+
+        unsettled = _timed(timings, "settle", settle)
+        n = cfg.max_count
+        top_r = tuple(
+            PointReading(_pad(self._combine(tops[i], extra_top[i]), n), float(p_lines[i]))
+            for i in range(POINTS_PER_ROW)
+        )
+        bottom_r = tuple(
+            PointReading(
+                _pad(self._combine(bottoms[i], extra_bottom[i]), n), float(p_lines[POINTS_PER_ROW + i])
+            )
+            for i in range(POINTS_PER_ROW)
+        )
+        exist = 1.0 / (1.0 + np.exp(-np.asarray(bar_odds, dtype=np.float64)))
+        light_odds = [
+            float(np.log(max(e * pl, 1e-12) / max(1 - e * pl, 1e-12)))
+            for e, pl in zip(exist, p_bar, strict=True)
+        ]
+        dark_odds = [
+            float(np.log(max(e * (1 - pl), 1e-12) / max(1 - e * (1 - pl), 1e-12)))
+            for e, pl in zip(exist, p_bar, strict=True)
+        ]
+        bar = CountReading(
+            _pad(count_distribution(light_odds, n), n), _pad(count_distribution(dark_odds, n), n)
+        )
+        off = self._off(top_r + bottom_r, bar, n)
+        timings["total"] = sum(timings.values())
+        debug = {
+            "rectified": rect,
+            "score": score,
+            "tops": tops,
+            "bottoms": bottoms,
+            "bar": list(zip(bar_centres, bar_odds, strict=True)),
+            "maps": maps,
+        }
+        return Observation(
+            top_r,
+            bottom_r,
+            bar,
+            off,
+            settled=not unsettled,
+            unsettled=unsettled,
+            timings_ms=timings,
+            debug=debug,
+        )
+
+    # -- helpers --------------------------------------------------------------------------------------
+    @staticmethod
+    def _sample(smooth: NDArray[np.float32], centre: tuple[float, float]) -> F64:
+        """Lab colour round ``centre`` from the box-blurred Lab image ``smooth``."""
+        h, w = smooth.shape[:2]
+        x = min(max(int(round(centre[0])), 0), w - 1)
+        y = min(max(int(round(centre[1])), 0), h - 1)
+        return np.asarray(smooth[y, x], dtype=np.float64)
+
+    @staticmethod
+    def _combine(line: Line, extra: F64) -> F64:
+        """Distribution of line length plus second-layer count (the latter given the best line)."""
+        p = np.convolve(line.probabilities, extra)
+        return np.asarray(p / p.sum(), dtype=np.float64)
+
+    @staticmethod
+    def _off(points: tuple[PointReading, ...], bar: CountReading, n: int) -> CountReading:
+        """Borne-off counts by conservation: 15 a side, less what is on the board and the bar."""
+        on = {"light": 0, "dark": 0}
+        for r in points:
+            s = r.most_likely()
+            if s.colour is not None:
+                on[s.colour] += s.count
+        b = bar.most_likely()
+        light = max(0, CHECKERS_PER_SIDE - on["light"] - b.light)
+        dark = max(0, CHECKERS_PER_SIDE - on["dark"] - b.dark)
+        pl, pd = np.zeros(n + 1), np.zeros(n + 1)
+        pl[min(light, n)] = 1.0
+        pd[min(dark, n)] = 1.0
+        return CountReading(tuple(pl.tolist()), tuple(pd.tolist()), measured=False)

@@ -1,0 +1,64 @@
+"""Stage 6 -- settle: is anything over the board that is not a resting checker?
+
+Whatever the counted checkers do not explain is examined. A large connected patch that differs
+from the empty board (a hand, an arm, a sleeve) or a checker-like disc away from every line (a
+checker being moved) makes the frame *not settled*; dice and the doubling cube are smaller than
+either and are ignored.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from nardy.vision.config import SettleConfig
+from nardy.vision.masks import BoardMasks
+
+F32 = NDArray[np.float32]
+
+
+def _place(masks: BoardMasks, x: float, y: float) -> str:
+    """Name of the place at rectified pixel (x, y): ``top[i]``, ``bottom[i]``, ``bar``."""
+    if abs(x - masks.bar_x) < 0.5 * (
+        masks.column_x[6] - masks.column_x[5] - (masks.column_x[1] - masks.column_x[0])
+    ):
+        return "bar"
+    i = int(np.argmin(np.abs(masks.column_x - x)))
+    return f"top[{i}]" if y < masks.size[1] / 2 else f"bottom[{i}]"
+
+
+def unsettled_places(
+    config: SettleConfig,
+    masks: BoardMasks,
+    difference: F32,
+    score: F32,
+    discs: list[tuple[float, float]],
+    radius: float,
+) -> tuple[str, ...]:
+    """Places where something other than a resting checker is; empty when the board is settled.
+
+    ``difference`` and ``score`` are (h, w) float32 (evidence and detector log-odds), ``discs`` the
+    rectified centres of every checker counted, ``radius`` their radius in pixels.
+    """
+    h, w = difference.shape
+    explained = np.zeros((h, w), np.uint8)
+    for x, y in discs:
+        cv2.circle(explained, (int(round(x)), int(round(y))), int(round(radius * 1.25)), 1, -1)
+    other = ((difference > config.unexplained) & (explained == 0)).astype(np.uint8)
+    other = cv2.morphologyEx(other, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    point_area = float(masks.column_x[1] - masks.column_x[0]) ** 2
+    places: list[str] = []
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(other, connectivity=8)
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] > config.blob_area * point_area:
+            ys, xs = np.nonzero(labels == k)
+            names = sorted({_place(masks, float(x), float(y)) for x, y in zip(xs[::7], ys[::7], strict=True)})
+            places.extend(names or ["board"])
+    # a checker-like disc that no line explains: a checker in motion
+    loose = (score > config.loose_score) & (explained == 0)
+    if loose.any():
+        ys, xs = np.nonzero(loose)
+        k = int(np.argmax(score[ys, xs]))
+        places.append(_place(masks, float(xs[k]), float(ys[k])))
+    return tuple(dict.fromkeys(places))
