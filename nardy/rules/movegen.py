@@ -131,14 +131,19 @@ def short_successors(b: Board, d: int, maxpp: int, top: int = 25) -> list[tuple[
     return out
 
 
-def long_successors(b: Board, d: int, head_ok: bool, strict: bool) -> list[tuple[Board, RawStep]]:
-    """Every board one die ``d`` can make in long nardy, with its step."""
+def long_successors(
+    b: Board, d: int, head_ok: bool, strict: bool, top: int = 24, blocked: list[int] | None = None
+) -> list[tuple[Board, RawStep]]:
+    """Every board one die ``d`` can make in long nardy, with its step (sources up to ``top``).
+
+    ``blocked`` collects the sources of steps refused for making a 6-block.
+    """
     out: list[tuple[Board, RawStep]] = []
     highest = 24
     while highest > 0 and b[highest] <= 0:
         highest -= 1
     can_bear = highest <= 6
-    for s in range(highest, 0, -1):
+    for s in range(min(highest, top), 0, -1):
         if b[s] <= 0 or (s == 24 and not head_ok):
             continue
         dst = s - d
@@ -150,6 +155,8 @@ def long_successors(b: Board, d: int, head_ok: bool, strict: bool) -> list[tuple
             nb[s] -= 1
             nb[dst] = v + 1
             if v == 0 and strict and illegal_block_at(nb, dst) is not None:
+                if blocked is not None:
+                    blocked.append(s)
                 continue
             out.append((tuple(nb), (s, dst, False)))
         elif can_bear and (dst == 0 or s == highest):
@@ -163,12 +170,14 @@ def long_successors(b: Board, d: int, head_ok: bool, strict: bool) -> list[tuple
 class Generator:
     """Generates the legal results of one roll from one mover board."""
 
-    __slots__ = ("rules", "head_floor")
+    __slots__ = ("rules", "head_floor", "exhaustive")
 
-    def __init__(self, rules: GenRules, start: Board, head_limit: int) -> None:
+    def __init__(self, rules: GenRules, start: Board, head_limit: int, exhaustive: bool = False) -> None:
         self.rules = rules
         self.head_floor = start[24] - head_limit
         """Long nardy: the head must keep more than this many checkers."""
+        self.exhaustive = exhaustive
+        """Search every order of the steps (no shortcuts): the reference the shortcuts are tested against."""
 
     def successors(self, b: Board, d: int) -> list[tuple[Board, RawStep]]:
         rules = self.rules
@@ -183,10 +192,26 @@ class Generator:
     def generate(self, start: Board, high: int, low: int) -> Results:
         """The legal results of the roll ``high``-``low``; empty when no play is possible."""
         plain = not self.rules.long and self.rules.max_per_point == NO_LIMIT
+        if self.exhaustive:
+            return self._doubles(start, high) if high == low else self._pairs(start, high, low)
         if high == low:
-            return self._doubles_in_order(start, high) if plain else self._doubles(start, high)
+            if plain:
+                return self._doubles_in_order(start, high)
+            if self.rules.long:
+                fast = self._long_doubles_in_order(start, high)
+                if fast is not None:
+                    return fast
+            return self._doubles(start, high)
         if plain and start[25] == 0:
             return self._short_pair(start, high, low)
+        if self.rules.long:
+            fast = self._long_pair(start, high, low)
+            if fast is not None:
+                return fast
+        return self._pairs(start, high, low)
+
+    def _pairs(self, start: Board, high: int, low: int) -> Results:
+        """Two different dice, both orders, every step: the plain search."""
         succ = self.successors
         ok = self.final_ok
         both: Results = {}
@@ -224,8 +249,22 @@ class Generator:
                 highest -= 1
             if highest <= 6:
                 candidates = short_successors(b1, high, NO_LIMIT)
-            elif s1[1] >= 1:
-                candidates = [c for c in short_successors(b1, high, NO_LIMIT, top=s1[1]) if c[1][0] == s1[1]]
+            elif s1[1] > high:
+                # only the checker the low die moved may go on (bearing off is not possible here)
+                src = s1[1]
+                dst = src - high
+                v = b1[dst]
+                if v < -1:
+                    continue
+                nb = list(b1)
+                nb[src] -= 1
+                if v == -1:
+                    nb[dst] = 1
+                    nb[26] += 1
+                    candidates = [(tuple(nb), (src, dst, True))]
+                else:
+                    nb[dst] = v + 1
+                    candidates = [(tuple(nb), (src, dst, False))]
             else:
                 candidates = []
             for b2, s2 in candidates:
@@ -249,24 +288,96 @@ class Generator:
         before it (the bar first, a checker's own hops in turn, outside checkers before bearing
         off), so this finds every result while visiting far fewer orders.
         """
-        layers: list[dict[tuple[Board, int], tuple[RawStep, ...]]] = [{(start, 25): ()}]
+        # one entry per board, with the highest point the last step came from: it allows every
+        # continuation that a lower one does
+        layer: dict[Board, tuple[int, tuple[RawStep, ...]]] = {start: (25, ())}
+        depth = 0
         for _ in range(4):
-            nxt: dict[tuple[Board, int], tuple[RawStep, ...]] = {}
-            for (b, top), steps in layers[-1].items():
+            nxt: dict[Board, tuple[int, tuple[RawStep, ...]]] = {}
+            for b, (top, steps) in layer.items():
                 for nb, st in short_successors(b, d, NO_LIMIT, top):
-                    key = (nb, st[0])
-                    if key not in nxt:
-                        nxt[key] = (*steps, st)
+                    old = nxt.get(nb)
+                    if old is None or old[0] < st[0]:
+                        nxt[nb] = (st[0], (*steps, st))
+            if not nxt:
+                break
+            layer = nxt
+            depth += 1
+        if depth == 0:
+            return {}
+        return {b: steps for b, (_, steps) in layer.items()}
+
+    def _long_pair(self, start: Board, high: int, low: int) -> Results | None:
+        """Long nardy, two different dice, the way :meth:`_short_pair` does it.
+
+        Valid only when no high step from the start was refused for making a 6-block (strict
+        rule): then any step order that works low-first also works high-first, except for the
+        checker the low die moved and for bearing off. Returns None when that does not hold.
+        """
+        strict = self.rules.block_strict
+        floor = self.head_floor
+        blocked: list[int] = []
+        first = long_successors(start, high, start[24] > floor, strict, 24, blocked)
+        if blocked:
+            return None
+        ok = self.final_ok
+        both: Results = {}
+        for b1, s1 in first:
+            for b2, s2 in long_successors(b1, low, b1[24] > floor, strict):
+                if b2 not in both and ok(b2):
+                    both[b2] = (s1, s2)
+        for b1, s1 in long_successors(start, low, start[24] > floor, strict):
+            highest = 24
+            while highest > 0 and b1[highest] <= 0:
+                highest -= 1
+            if highest <= 6:
+                candidates = long_successors(b1, high, b1[24] > floor, strict)
+            elif s1[1] > high:
+                src = s1[1]
+                candidates = [c for c in long_successors(b1, high, True, strict, src) if c[1][0] == src]
+            else:
+                candidates = []
+            for b2, s2 in candidates:
+                if b2 not in both and ok(b2):
+                    both[b2] = (s1, s2)
+        if both:
+            return both
+        for d in (high, low):
+            one: Results = {}
+            for b1, s1 in long_successors(start, d, start[24] > floor, strict):
+                if b1 not in one and ok(b1):
+                    one[b1] = (s1,)
+            if one:
+                return one
+        return {}
+
+    def _long_doubles_in_order(self, start: Board, d: int) -> Results | None:
+        """Long nardy doubles with steps from non-increasing points (see :meth:`_doubles_in_order`).
+
+        A 6-block made in passing depends on the order of the steps, so when any step was refused
+        for a block this returns None and the caller searches every order.
+        """
+        strict = self.rules.block_strict
+        floor = self.head_floor
+        blocked: list[int] = []
+        layers: list[dict[Board, tuple[int, tuple[RawStep, ...]]]] = [{start: (24, ())}]
+        for _ in range(4):
+            nxt: dict[Board, tuple[int, tuple[RawStep, ...]]] = {}
+            for b, (top, steps) in layers[-1].items():
+                for nb, st in long_successors(b, d, b[24] > floor, strict, top, blocked):
+                    old = nxt.get(nb)
+                    if old is None or old[0] < st[0]:
+                        nxt[nb] = (st[0], (*steps, st))
             if not nxt:
                 break
             layers.append(nxt)
-        if len(layers) == 1:
-            return {}
-        out: Results = {}
-        for (b, _), steps in layers[-1].items():
-            if b not in out:
-                out[b] = steps
-        return out
+        if blocked:
+            return None
+        for layer in reversed(layers[1:]):
+            good = {b: steps for b, (_, steps) in layer.items() if self.final_ok(b)}
+            if good:
+                return good
+        return {}
 
     def _doubles(self, start: Board, d: int) -> Results:
         succ = self.successors
