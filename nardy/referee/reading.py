@@ -123,16 +123,26 @@ class BoardReading:
         count of ``template`` where possible.
         """
         points, bar, off = self.most_likely()
-        bw, bb = bar if bar is not None else (0, 0)
-        if off is not None:
-            ow, ob = off
+        tw = template.total(Color.WHITE) if template else CHECKERS
+        tb = template.total(Color.BLACK) if template else CHECKERS
+        on_w = sum(n for n in points if n > 0)
+        on_b = -sum(n for n in points if n < 0)
+        tries = []
+        if bar is not None or off is not None:
+            bw, bb = bar if bar is not None else (0, 0)
+            ow, ob = off if off is not None else (max(tw - on_w - bw, 0), max(tb - on_b - bb, 0))
+            tries.append((bw, bb, ow, ob))
+        # the points are what a camera reads best: fall back on them, with the bar and the trays
+        # filled in from the checker counts
+        if variant == "long" or bar is None:
+            tries.append((0, 0, max(tw - on_w, 0), max(tb - on_b, 0)))
         else:
-            on_w = sum(n for n in points if n > 0) + bw
-            on_b = -sum(n for n in points if n < 0) + bb
-            tw = template.total(Color.WHITE) if template else CHECKERS
-            tb = template.total(Color.BLACK) if template else CHECKERS
-            ow, ob = max(tw - on_w, 0), max(tb - on_b, 0)
-        try:
-            return Position(variant, points, bw, bb, ow, ob, turn)
-        except ValueError:
-            return None
+            bw, bb = bar
+            tries.append((bw, bb, max(tw - on_w - bw, 0), max(tb - on_b - bb, 0)))
+            tries.append((0, 0, max(tw - on_w, 0), max(tb - on_b, 0)))
+        for bw, bb, ow, ob in tries:
+            try:
+                return Position(variant, points, bw, bb, ow, ob, turn)
+            except ValueError:
+                continue
+        return None

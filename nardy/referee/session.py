@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -284,12 +284,12 @@ class Referee:
             self._start_turn(turn.mover.other, roll, source)
             return
         if turn.status == "waiting":
-            self._alert(
-                ev.OUT_OF_TURN,
-                "warning",
-                f"dice thrown out of turn: {turn.mover} has not played {turn.roll} yet",
-            )
-            self.bus.emit("roll-ignored", dice=[roll.high, roll.low], source=source, reason="out of turn")
+            if self._settler.stable is not None:
+                # the board is still and shows nothing played: the throw is out of turn
+                self._out_of_turn(turn, roll, source)
+                return
+            # the board is moving (a hand, a checker still sliding): decide once it settles
+            turn.queued = (roll, source)
             return
         turn.queued = (roll, source)
         if turn.status == "illegal":
@@ -297,6 +297,12 @@ class Referee:
         else:
             text = f"{turn.mover}'s play of {turn.roll} was not finished before {turn.mover.other} threw"
         self._alert(ev.UNFINISHED_PLAY, "warning", text)
+
+    def _out_of_turn(self, turn: Turn, roll: Roll, source: str) -> None:
+        self._alert(
+            ev.OUT_OF_TURN, "warning", f"dice thrown out of turn: {turn.mover} has not played {turn.roll} yet"
+        )
+        self.bus.emit("roll-ignored", dice=[roll.high, roll.low], source=source, reason="out of turn")
 
     def _start_turn(self, mover: Color, roll: Roll, source: str) -> None:
         before = self.position.with_turn(mover)
@@ -321,8 +327,11 @@ class Referee:
             self._commit()
             return
         self._settler.reset()
-        if self.last_reading is not None and self.last_reading.settled:
-            self._on_settled(self.last_reading)
+        if self.last_reading is not None and self._settler.disturbed_since is None:
+            # the board is still: what it shows counts at once for the new throw
+            key, action = self._assess(self.last_reading)
+            self._settler.mark(key)
+            action()
 
     def _commit(self, after: Position | None = None) -> None:
         turn = self.turn
@@ -353,55 +362,71 @@ class Referee:
 
     # ================================================================== camera
     def on_reading(self, reading: BoardReading, t: float | None = None) -> None:
-        """A camera reading (every frame); decided on once it has settled."""
+        """A camera reading (every frame); acted on once what it shows has settled."""
         with self._lock:
             now = self.clock() if t is None else t
             was_settled = self._settler.disturbed_since is None
-            settled = self._settler.feed(reading, now)
-            self.last_reading = reading if reading.settled else self.last_reading
+            if not reading.settled:
+                self._settler.feed(None, now, reading.unsettled)
+            else:
+                self.last_reading = reading
+                key, action = self._assess(reading)
+                if self._settler.feed(key, now):
+                    action()
             if was_settled != (self._settler.disturbed_since is None):
                 self.bus.emit("board", settled=reading.settled, where=list(reading.unsettled))
-            if settled is not None:
-                self.last_reading = settled
-                self._on_settled(settled)
 
-    def _on_settled(self, reading: BoardReading) -> None:
+    def _assess(self, reading: BoardReading) -> tuple[Hashable, Callable[[], None]]:
+        """What a still board means now (a key that stays the same while the meaning does), and
+        what to do once it has settled."""
         if self.phase in ("opening", "game-over", "match-over"):
             start = Position.initial(self.variant.name)
-            self._setup_ok = (
-                reading.best_log_likelihood() - reading.log_likelihood(start) < self.config.illegal_margin
-            )
-            if self._setup_ok:
-                self._clear(ev.BOARD_CHANGED)
-            return
+            ok = reading.best_log_likelihood() - reading.log_likelihood(start) < self.config.illegal_margin
+
+            def setup() -> None:
+                self._setup_ok = ok
+                if ok:
+                    self._clear(ev.BOARD_CHANGED)
+
+            return ("setup", ok), setup
         turn = self.turn
         if turn is None:
-            self._check_unchanged(reading)
-            return
+            gap = reading.best_log_likelihood() - reading.log_likelihood(self.position)
+            changed = gap > self.config.illegal_margin
+            seen = reading.most_likely()[0] if changed else None
+            return ("still", seen), lambda: self._check_unchanged(reading, changed)
         decision = decode(self.variant, turn.before, turn.roll, turn.first_turn, reading, self.config)
+        opener: Decision | None = None
         if turn.first_turn and not self.moves and decision.kind in ("illegal", "unreadable", "count"):
-            decision = self._maybe_other_opener(turn, reading, decision)
-        self._apply(turn, decision)
+            other = turn.before.with_turn(turn.mover.other)
+            alt = decode(self.variant, other, turn.roll, True, reading, self.config)
+            if alt.kind in ("complete", "partial"):
+                opener = alt
+        chosen = opener or decision
+        board = None if chosen.position is None else _board_key(chosen.position)
+        key = (turn.mover, turn.roll, chosen.kind, board, chosen.alternatives)
 
-    def _maybe_other_opener(self, turn: Turn, reading: BoardReading, decision: Decision) -> Decision:
-        """The opening throw's dice may be the other way round: the other side may have moved."""
+        def act() -> None:
+            if self.turn is not turn:
+                return
+            if opener is not None:
+                self._switch_opener(turn)
+            self._apply(turn, chosen)
+
+        return key, act
+
+    def _switch_opener(self, turn: Turn) -> None:
+        """The opening throw's dice were the other way round: the other side moved first."""
         other = turn.before.with_turn(turn.mover.other)
-        alt = decode(self.variant, other, turn.roll, True, reading, self.config)
-        if alt.kind in ("complete", "partial"):
-            self.bus.emit(
-                "opening", dice=[turn.roll.high, turn.roll.low], first=other.turn.value, corrected=True
-            )
-            turn.mover = other.turn
-            turn.before = other
-            self.position = other
-            self.to_move = other.turn
-            return alt
-        return decision
+        self.bus.emit("opening", dice=[turn.roll.high, turn.roll.low], first=other.turn.value, corrected=True)
+        turn.mover = other.turn
+        turn.before = other
+        self.position = other
+        self.to_move = other.turn
 
-    def _check_unchanged(self, reading: BoardReading) -> None:
+    def _check_unchanged(self, reading: BoardReading, changed: bool) -> None:
         """No throw pending: the board should stay as it is."""
-        gap = reading.best_log_likelihood() - reading.log_likelihood(self.position)
-        if gap > self.config.illegal_margin:
+        if changed:
             seen = reading.as_position(self.variant.name, self.position.turn, self.position)
             points: tuple[int, ...] = ()
             if seen is not None:
@@ -471,6 +496,10 @@ class Referee:
         if kind == "unchanged":
             if previous in ("played", "partial", "illegal"):
                 self.bus.emit("take-back", mover=turn.mover.value)
+            if turn.queued is not None and previous == "waiting":
+                roll, source = turn.queued
+                turn.queued = None
+                self._out_of_turn(turn, roll, source)
             turn.status = "waiting"
             turn.after = None
             turn.play = None
@@ -802,6 +831,10 @@ class Referee:
                     "where": list(self._settler.where),
                 },
             }
+
+
+def _board_key(position: Position) -> tuple[object, ...]:
+    return (position.points, position.bar_white, position.bar_black, position.off_white, position.off_black)
 
 
 def _text(play: Play | None) -> str | None:

@@ -2,47 +2,52 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from nardy.referee.config import RefereeConfig
-from nardy.referee.reading import BoardReading
 
 
 class Settler:
-    """Fed every reading with its time; says when a new settled reading is ready.
+    """Fed, frame by frame, what the board means now; says when that meaning has settled.
 
-    A reading is settled when the board has shown the same most-likely reading, with nothing
-    moving over it, for ``settle_seconds`` and at least ``min_settled_frames`` frames. Each
-    settled reading is reported once; the board must change (or be disturbed) before the same
-    reading is reported again.
+    The caller gives a *key* for each settled-looking frame -- what the reading means under the
+    rules (which candidate position it shows), so that small flickers of the camera's most
+    likely counts do not keep the board from settling -- or None while something moves over the
+    board. A key is settled once it has held for ``settle_seconds`` and ``min_settled_frames``
+    frames; each settled key is reported once, until the board changes or is disturbed.
     """
 
     def __init__(self, config: RefereeConfig) -> None:
         self.config = config
-        self._key: object = None
+        self._key: Hashable | None = None
         self._since = 0.0
         self._frames = 0
-        self._reported: object = None
+        self._reported: Hashable | None = None
         self.disturbed_since: float | None = None
         """When the board last stopped being settled (None while it is settled)."""
         self.where: tuple[str, ...] = ()
+        self.stable: Hashable | None = None
+        """The last key that settled, while the board still shows it (None after any change)."""
 
-    def feed(self, reading: BoardReading, t: float) -> BoardReading | None:
-        """The reading if it has just become settled, else None."""
-        if not reading.settled:
+    def feed(self, key: Hashable | None, t: float, where: tuple[str, ...] = ()) -> bool:
+        """True when ``key`` has just settled. ``key`` None: the board is not settled (``where``)."""
+        if key is None:
             if self.disturbed_since is None:
                 self.disturbed_since = t
-            self.where = reading.unsettled
+            self.where = where
             self._key = None
             self._frames = 0
             self._reported = None
-            return None
+            self.stable = None
+            return False
         self.disturbed_since = None
         self.where = ()
-        key = reading.key()
         if key != self._key:
             self._key = key
             self._since = t
             self._frames = 1
-            return None
+            self.stable = None
+            return False
         self._frames += 1
         if (
             key != self._reported
@@ -50,9 +55,19 @@ class Settler:
             and t - self._since >= self.config.settle_seconds
         ):
             self._reported = key
-            return reading
-        return None
+            self.stable = key
+            return True
+        return False
+
+    def mark(self, key: Hashable) -> None:
+        """``key`` has been acted on already: do not report it again."""
+        self._key = key
+        self._reported = key
+        self.stable = key
 
     def reset(self) -> None:
-        """Forget the last report, so the current reading is reported again once settled."""
+        """Forget the last report, so the current meaning is reported again once settled."""
         self._reported = None
+        self._key = None
+        self._frames = 0
+        self.stable = None

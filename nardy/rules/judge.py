@@ -110,6 +110,8 @@ def judge(
 
     backwards = _moved_backwards(b0, b1)
     if backwards is not None:
+        if backwards == 25:
+            return Verdict(False, reason=f"a {mover} checker went back to the bar", codes=("backwards",))
         return Verdict(
             False,
             reason=f"a checker moved backwards, to point {backwards}",

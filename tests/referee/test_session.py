@@ -225,3 +225,20 @@ def test_doubling_before_ones_throw_ends_the_opponents_turn(table: Make) -> None
     with pytest.raises(ValueError, match="no double to drop"):
         t.ref.command("drop")  # a second drop scores nothing
     assert t.ref.score.black == 1 and t.ref.score.white == 0
+
+
+def test_a_throw_while_hands_are_over_the_board_waits_for_the_board(table: Make) -> None:
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    t.hand()  # white is moving...
+    t.roll(2, 1)  # ...and black throws before the board has settled
+    assert not t.alerts()
+    t.show(start.apply("24/13"))  # white had finished: no alarm, black's turn starts with 2-1
+    assert not t.alerts() and len(t.ref.moves) == 1
+    assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK and t.ref.turn.roll.text() == "2-1"
+    t.hand()
+    t.roll(5, 5)  # thrown again while black has not moved
+    t.show(t.ref.position)
+    assert OUT_OF_TURN in t.alerts() and t.ref.turn.roll.text() == "2-1"

@@ -100,6 +100,9 @@ def test_count_opponent_nothing_backwards_reasons() -> None:
     v = SHORT.judge(start, back, "2-1")
     assert v.codes == ("backwards",) and v.reason == "a checker moved backwards, to point 9"
     assert back.complete
+    to_bar = Position("short", start.points[:23] + (1,), bar_white=1)
+    v = SHORT.judge(start, to_bar, "2-1")
+    assert v.codes == ("backwards",) and v.reason == "a white checker went back to the bar"
 
 
 def test_wrong_distance_reasons() -> None:

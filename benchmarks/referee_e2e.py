@@ -1,0 +1,179 @@
+"""End to end: whole rendered games through vision and the referee, exactly as live.
+
+Seeded random games of both variants are scripted (checkers moved one at a time, hands over the
+board between steps, checkers mid-slide, dice on the board, a share of plays made illegally first
+and then put right), drawn frame by frame with the vision renderer on a random board style per
+game, and run through ``Recognizer`` -> orientation -> ``Referee`` with the dice events at their
+times. Reported: plays recorded right, false alarms per 100 turns (alerts other than the
+injected illegal plays), "please look" requests per 100 turns, injected illegal plays caught,
+and frames per second of vision + referee (rendering excluded) against the recording's own rate.
+
+Run: ``python -m benchmarks.referee_e2e [--games 4] [--seed 1] [--size 1280x720]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from benchmarks._table import table, write
+from nardy.calibration.orientation import CORNERS, Orientation
+from nardy.referee.events import EventBus
+from nardy.referee.live import FrameReader, VideoClock
+from nardy.referee.match import MatchInfo
+from nardy.referee.session import Referee
+from nardy.referee.simulate import SimConfig, script_games
+from nardy.vision.config import RecognizerConfig
+from nardy.vision.recognizer import Recognizer
+from nardy.vision.scene import Scene
+
+ALARMS_IGNORED = {"illegal-play", "please-look"}
+
+
+def run_game(variant: str, seed: int, size: tuple[int, int], illegal_rate: float) -> dict[str, Any]:
+    rng = np.random.default_rng(seed)
+    scene = Scene.random(rng, size=size)
+    orientation = Orientation(
+        home=CORNERS[int(rng.integers(4))], white="light" if rng.random() < 0.5 else "dark"
+    )
+    script = script_games(variant, scene, orientation, seed=seed, config=SimConfig(illegal_rate=illegal_rate))
+    clock = VideoClock()
+    referee = Referee(MatchInfo(variant=variant), bus=EventBus(clock), clock=clock)
+    reader = FrameReader(Recognizer(RecognizerConfig(), scene.corners()), orientation, variant)
+    dice = list(script.dice)
+    busy = 0.0
+    for frame in script.frames:
+        layout = orientation.from_position(frame.position)
+        image = scene.render(layout, dice=frame.dice, hands=frame.hands, loose=frame.loose).image
+        t0 = time.perf_counter()
+        while dice and dice[0]["t"] <= frame.t:
+            clock.t = dice[0]["t"]
+            referee.on_dice_event(dice.pop(0))
+        clock.t = frame.t
+        referee.on_reading(reader.read(image), frame.t)
+        busy += time.perf_counter() - t0
+
+    truth = [(t.mover, t.after.points, t.after.bar_white, t.after.bar_black) for t in script.turns]
+    seen = [(m.mover, m.after.points, m.after.bar_white, m.after.bar_black) for m in referee.moves]
+    right = sum(1 for a, b in zip(truth, seen, strict=False) if a == b)
+    first_wrong = next((i for i, (a, b) in enumerate(zip(truth, seen, strict=False)) if a != b), None)
+    history = referee.bus.history
+    illegal_events = [e for e in history if e.kind == "illegal"]
+    caught = sum(1 for start, end in script.illegal if any(start <= e.t <= end + 1.0 for e in illegal_events))
+    in_window = [any(s <= e.t <= end + 1.0 for s, end in script.illegal) for e in history]
+    false_alarms = sum(
+        1
+        for e, inside in zip(history, in_window, strict=True)
+        if (e.kind == "alert" and e.data["code"] not in ALARMS_IGNORED)
+        or (e.kind == "illegal" and not inside)
+    )
+    looks = sum(1 for e in history if e.kind == "alert" and e.data["code"] == "please-look")
+    return {
+        "variant": variant,
+        "seed": seed,
+        "style": scene.style.family if hasattr(scene.style, "family") else "",
+        "turns": len(truth),
+        "recorded": len(seen),
+        "right": right,
+        "first_wrong": first_wrong,
+        "illegal": len(script.illegal),
+        "caught": caught,
+        "false_alarms": false_alarms,
+        "looks": looks,
+        "frames": len(script.frames),
+        "video_seconds": script.duration,
+        "busy_seconds": busy,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=4, help="games in all, alternating short and long")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--size", default="1280x720")
+    parser.add_argument("--illegal-rate", type=float, default=0.05)
+    args = parser.parse_args(argv)
+    w, h = (int(v) for v in args.size.lower().split("x"))
+    import cv2
+
+    cv2.setNumThreads(1)
+    games = []
+    for i in range(args.games):
+        variant = "short" if i % 2 == 0 else "long"
+        result = run_game(variant, args.seed + i, (w, h), args.illegal_rate)
+        games.append(result)
+        print(
+            f"game {i + 1}: {variant} seed {result['seed']}: "
+            f"{result['right']}/{result['turns']} plays right, "
+            f"{result['caught']}/{result['illegal']} illegal caught, {result['false_alarms']} false alarms",
+            flush=True,
+        )
+    rows = []
+    for variant in ("short", "long", "all"):
+        chosen = [g for g in games if variant == "all" or g["variant"] == variant]
+        if not chosen:
+            continue
+        turns = sum(g["turns"] for g in chosen)
+        busy = sum(g["busy_seconds"] for g in chosen)
+        frames = sum(g["frames"] for g in chosen)
+        video = sum(g["video_seconds"] for g in chosen)
+        rows.append(
+            {
+                "variant": variant,
+                "games": len(chosen),
+                "turns": turns,
+                "plays_right_pct": 100.0 * sum(g["right"] for g in chosen) / max(turns, 1),
+                "false_alarms_per_100": 100.0 * sum(g["false_alarms"] for g in chosen) / max(turns, 1),
+                "looks_per_100": 100.0 * sum(g["looks"] for g in chosen) / max(turns, 1),
+                "illegal": sum(g["illegal"] for g in chosen),
+                "caught": sum(g["caught"] for g in chosen),
+                "fps": frames / busy if busy else 0.0,
+                "x_realtime": video / busy if busy else 0.0,
+            }
+        )
+    headers = [
+        "variant",
+        "games",
+        "turns",
+        "plays right %",
+        "false alarms/100",
+        "looks/100",
+        "illegal caught",
+        "fps",
+        "× real time",
+    ]
+    print(
+        table(
+            headers,
+            [
+                [
+                    r["variant"],
+                    r["games"],
+                    r["turns"],
+                    r["plays_right_pct"],
+                    r["false_alarms_per_100"],
+                    r["looks_per_100"],
+                    f"{r['caught']}/{r['illegal']}",
+                    r["fps"],
+                    r["x_realtime"],
+                ]
+                for r in rows
+            ],
+        )
+    )
+    print(
+        f"\n{args.size}, one thread, seeds {args.seed}..{args.seed + args.games - 1}, "
+        f"illegal rate {args.illegal_rate}, recording at {SimConfig().fps:g} fps"
+    )
+    print(f"wrote {write('referee_e2e', {'args': vars(args), 'rows': rows, 'games': games})}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,307 @@
+"""Frames in, referee decisions out: the camera loop and the replay driver.
+
+:class:`FrameReader` turns one frame into the referee's reading (vision, then the board's
+orientation). :class:`CameraLoop` is the thin, stoppable thread that reads a live camera (or a
+video at its own pace), survives an unplugged camera, and hands each frame on.
+:func:`replay` runs a recording -- a video and its dice log -- through the same path in video
+time, as fast as it can or at a chosen speed, deterministically.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from nardy.calibration.orientation import Orientation
+from nardy.referee.adapt import reading_from_observation
+from nardy.referee.events import CAMERA_LOST
+from nardy.referee.reading import BoardReading
+from nardy.referee.session import Referee
+from nardy.vision.observation import Observation
+from nardy.vision.recognizer import Recognizer
+
+log = logging.getLogger(__name__)
+
+Frame = NDArray[np.uint8]
+
+
+class CameraError(OSError):
+    """A camera or video that cannot be opened or read."""
+
+
+class FrameReader:
+    """Reads frames of one calibrated board: vision, then white's numbering."""
+
+    def __init__(self, recognizer: Recognizer, orientation: Orientation, variant: str) -> None:
+        self.recognizer = recognizer
+        self.orientation = orientation
+        self.variant = variant
+        self.last_observation: Observation | None = None
+        self.frames = 0
+        self.failures = 0
+
+    def read(self, frame: Frame) -> BoardReading:
+        """frame (H, W, 3) uint8 BGR -> the referee's reading."""
+        observation = self.recognizer.read(frame)
+        self.last_observation = observation
+        self.frames += 1
+        return reading_from_observation(observation, self.orientation, self.variant)
+
+
+def open_capture(source: str | int) -> Any:
+    """``cv2.VideoCapture`` on a camera index, a file or a URL; CameraError when it will not open."""
+    import cv2
+
+    cap = cv2.VideoCapture(int(source) if isinstance(source, str) and source.isdigit() else source)
+    if not cap.isOpened():
+        cap.release()
+        raise CameraError(f"cannot open camera or video {source!r}")
+    return cap
+
+
+@dataclass(frozen=True, slots=True)
+class CameraConfig:
+    """How the camera loop paces itself and copes with a lost camera."""
+
+    reconnect_first: float = 0.5
+    """Seconds before the first attempt to reopen a lost camera."""
+    reconnect_max: float = 8.0
+    """Longest wait between attempts."""
+    realtime_video: bool = True
+    """Play a video file at its own frame rate (False: as fast as frames can be read)."""
+    speed: float = 1.0
+    """Play a video this many times faster than real time."""
+
+
+@dataclass
+class CameraStats:
+    frames: int = 0
+    errors: int = 0
+    reconnects: int = 0
+    last_error: str = ""
+    fps: float = 0.0
+    started: float = field(default_factory=time.monotonic)
+
+
+class CameraLoop:
+    """Reads frames in a thread and hands each to ``on_frame(frame, t)``.
+
+    A camera that stops giving frames is reopened with a growing pause, and ``on_status(ok,
+    message)`` says so; a video file that ends calls ``on_end()`` and stops the loop. ``stop()``
+    ends it from any thread. Errors raised by ``on_frame`` are reported and do not stop the loop.
+    """
+
+    def __init__(
+        self,
+        source: str | int,
+        on_frame: Callable[[Frame, float], None],
+        *,
+        config: CameraConfig | None = None,
+        on_status: Callable[[bool, str], None] | None = None,
+        on_end: Callable[[], None] | None = None,
+        opener: Callable[[str | int], Any] = open_capture,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.source = source
+        self.on_frame = on_frame
+        self.config = config or CameraConfig()
+        self.on_status = on_status or (lambda ok, msg: None)
+        self.on_end = on_end or (lambda: None)
+        self.opener = opener
+        self.clock = clock
+        self.stats = CameraStats()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.is_file = isinstance(source, str) and not source.isdigit() and "://" not in source
+
+    def start(self) -> None:
+        if self._thread is not None:
+            raise RuntimeError("the camera loop is already running")
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def _run(self) -> None:
+        backoff = self.config.reconnect_first
+        cap: Any = None
+        ok_reported: bool | None = None
+        try:
+            while not self._stop.is_set():
+                if cap is None:
+                    try:
+                        cap = self.opener(self.source)
+                    except (CameraError, OSError) as exc:
+                        self._status(False, str(exc))
+                        ok_reported = False
+                        self.stats.reconnects += 1
+                        if self._stop.wait(backoff):
+                            return
+                        backoff = min(backoff * 2, self.config.reconnect_max)
+                        continue
+                    backoff = self.config.reconnect_first
+                    fps = float(cap.get(5) or 0.0)  # cv2.CAP_PROP_FPS
+                    frame_gap = 1.0 / (fps * self.config.speed) if self.is_file and fps > 0 else 0.0
+                    start = self.clock()
+                    index = 0
+                ok, frame = cap.read()
+                if not ok or frame is None:
+                    cap.release()
+                    cap = None
+                    if self.is_file:
+                        self.on_end()
+                        return
+                    self._status(False, f"camera {self.source!r} stopped giving frames; reconnecting")
+                    ok_reported = False
+                    continue
+                if ok_reported is not True:
+                    self._status(True, "camera ok")
+                    ok_reported = True
+                t = index / fps if self.is_file and fps > 0 else self.clock()
+                index += 1
+                if frame_gap and self.config.realtime_video:
+                    delay = start + index * frame_gap - self.clock()
+                    if delay > 0 and self._stop.wait(delay):
+                        return
+                self.stats.frames += 1
+                try:
+                    self.on_frame(frame, t)
+                except Exception as exc:  # a bad frame must not stop the camera
+                    self.stats.errors += 1
+                    self.stats.last_error = f"{type(exc).__name__}: {exc}"
+                    log.warning("frame %d failed: %s", self.stats.frames, self.stats.last_error)
+        finally:
+            if cap is not None:
+                cap.release()
+
+    def _status(self, ok: bool, message: str) -> None:
+        try:
+            self.on_status(ok, message)
+        except Exception:  # pragma: no cover - a status listener must not kill the loop
+            log.exception("camera status listener failed")
+
+
+def attach_camera_status(referee: Referee) -> Callable[[bool, str], None]:
+    """A camera status callback that shows the camera's state on the referee (and alerts)."""
+
+    def on_status(ok: bool, message: str) -> None:
+        referee.camera.update(ok=ok, message=message)
+        if ok:
+            referee.clear_alert(CAMERA_LOST)
+        else:
+            referee.report_alert(CAMERA_LOST, "warning", message)
+
+    return on_status
+
+
+# ---------------------------------------------------------------------- replay
+@dataclass
+class ReplayStats:
+    frames: int = 0
+    dice_events: int = 0
+    seconds: float = 0.0
+    video_seconds: float = 0.0
+    frame_errors: int = 0
+
+    @property
+    def fps(self) -> float:
+        return self.frames / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def realtime_factor(self) -> float:
+        return self.video_seconds / self.seconds if self.seconds > 0 else 0.0
+
+
+class VideoClock:
+    """The referee's clock during a replay: the recording's own time."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def video_frames(path: str) -> Iterator[tuple[Frame, float]]:
+    """Every frame of a video file with its time in the video (seconds)."""
+    cap = open_capture(path)
+    try:
+        fps = float(cap.get(5) or 0.0) or 10.0
+        index = 0
+        while True:
+            ok, frame = cap.read()
+            if not ok or frame is None:
+                return
+            yield frame, index / fps
+            index += 1
+    finally:
+        cap.release()
+
+
+def replay(
+    frames: Iterable[tuple[Frame, float]],
+    dice: Iterable[tuple[float, Any]],
+    referee: Referee,
+    reader: FrameReader,
+    clock: VideoClock,
+    *,
+    speed: float = 0.0,
+    stop: threading.Event | None = None,
+    on_frame: Callable[[Frame, BoardReading, float], None] | None = None,
+) -> ReplayStats:
+    """Run a recording through ``reader`` and ``referee`` in video time.
+
+    ``dice``: (t, event) pairs in time order (a dice-log's entries); each is delivered before the
+    first frame at or after its time. ``speed`` 0 runs as fast as possible; otherwise frames are
+    paced to ``speed`` times real time. Deterministic for a given recording.
+    """
+    stats = ReplayStats()
+    pending = list(dice)
+    pending.reverse()
+    wall0 = time.monotonic()
+    stop = stop or threading.Event()
+    for frame, t in frames:
+        if stop.is_set():
+            break
+        if speed > 0:
+            delay = wall0 + t / speed - time.monotonic()
+            if delay > 0 and stop.wait(delay):
+                break
+        while pending and pending[-1][0] <= t:
+            te, event = pending.pop()
+            clock.t = te
+            referee.on_dice_event(event)
+            stats.dice_events += 1
+        clock.t = t
+        try:
+            reading = reader.read(frame)
+        except ValueError as exc:
+            stats.frame_errors += 1
+            log.warning("frame at %.2fs could not be read: %s", t, exc)
+            continue
+        referee.on_reading(reading, t)
+        if on_frame is not None:
+            on_frame(frame, reading, t)
+        stats.frames += 1
+        stats.video_seconds = t
+    while pending and not stop.is_set():
+        te, event = pending.pop()
+        clock.t = te
+        referee.on_dice_event(event)
+        stats.dice_events += 1
+    stats.seconds = time.monotonic() - wall0
+    return stats
