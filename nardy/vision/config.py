@@ -46,6 +46,10 @@ class EvidenceConfig:
     """Difference given to pixels beyond the board's edge (the frame: neither empty nor covered)."""
     noise_floor: float = 3.0
     """Smallest spread of a region's look (weighted Lab units)."""
+    log_offset: float = 16.0
+    """Edges are measured on log(lightness + this) ..."""
+    log_scale: float = 60.0
+    """... times this (so a mid-grey step keeps about its size); 0 measures edges on plain lightness."""
     gradient_floor: float = 4.0
     """Added to the median squared gradient before normalising (keeps flat felt from amplifying noise)."""
 
@@ -102,8 +106,11 @@ class CountConfig:
     """Log-odds of a second-layer checker per unit of the detector's best response in a gap of the line
     below, relative to the line's own checkers (fitted on rendered piles; the evidence is weak, so the
     counts above a full line spread)."""
-    layer_bias: float = 1.0
+    layer_bias: float = -1.5
     """Log-odds of a second-layer checker with a zero response."""
+    pile_doubt: float = 0.15
+    """Probability kept, on a full line, for a pile the camera cannot see (spread evenly over every
+    larger count): the referee's 15-a-side total then decides."""
     pile_decay: float = 0.6
     """When the second layer looks full, the chance of each further checker piled higher up (third
     layer and above, which a camera cannot count) relative to one fewer."""
@@ -117,15 +124,19 @@ class ColourConfig:
     """Two colour groups closer than this (Lab units) are one colour."""
     spread_floor: float = 6.0
     """Smallest within-group spread used for the colour probabilities (Lab units)."""
+    outlier: float = 30.0
+    """A stack whose colour is further than this (Lab units) from both checker colours, and ..."""
+    outlier_spreads: float = 4.0
+    """... further than this many typical spreads, is not a stack of checkers (a hand, a sleeve)."""
 
 
 @dataclass(frozen=True)
 class SettleConfig:
-    unexplained: float = 4.0
+    unexplained: float = 3.0
     """Difference above which a pixel that no counted checker explains is 'something else'."""
     blob_area: float = 1.6
     """Something else larger than this (in point widths squared) means a hand or an arm: not settled."""
-    loose_score: float = 3.0
+    loose_score: float = 8.0
     """Log-odds of a checker-like disc away from every line that means a checker in motion."""
 
 

@@ -224,11 +224,16 @@ def layer_counts(
     # above a full second layer more may be piled, unseen: spread the rest geometrically
     full = len(odds)
     room = limit - full
-    if room <= 0 or second[full] <= 0:
-        return second
-    tail = config.pile_decay ** np.arange(room + 1)
-    tail /= tail.sum()
-    out = second.copy()
-    out[full:] = 0.0
-    out[full:] += second[full] * tail
+    if room > 0 and second[full] > 0:
+        tail = config.pile_decay ** np.arange(room + 1)
+        tail /= tail.sum()
+        seen = second[full]
+        second = second.copy()
+        second[full:] = seen * tail
+    # and whatever the evidence, keep a little for a pile the camera cannot make out at all
+    if limit > 0 and config.pile_doubt > 0:
+        unseen = np.zeros(limit + 1)
+        unseen[1:] = 1.0 / limit
+        second = (1 - config.pile_doubt) * second + config.pile_doubt * unseen
+    out = second
     return out

@@ -54,7 +54,7 @@ class Evidence:
 def _gain_field(
     ratio_pts: tuple[NDArray[np.intp], NDArray[np.intp], F32], shape: tuple[int, int], cells: tuple[int, int]
 ) -> F32:
-    """A smooth (quadratic) brightness gain over the board fitted to seed pixels' lightness ratios."""
+    """A smooth brightness gain over the board fitted to seed pixels' lightness ratios."""
     ys, xs, ratio = ratio_pts
     h, w = shape
     cx, cy = cells
@@ -74,8 +74,9 @@ def _gain_field(
     med = mean[ids]
     u = ((ids % cx) + 0.5) / cx - 0.5
     v = ((ids // cx) + 0.5) / cy - 0.5
-    a = np.column_stack([np.ones_like(u), u, v, u * v, u * u, v * v])
-    coef = np.zeros(6)
+    # seeds lie between the rows' tips and the middle, so only gentle terms in v are trusted
+    a = np.column_stack([np.ones_like(u), u, v, u * v, u * u])
+    coef = np.zeros(5)
     good = np.ones(len(med), bool)
     for _ in range(3):
         coef = np.asarray(np.linalg.lstsq(a[good], med[good], rcond=None)[0], dtype=np.float64)
@@ -83,8 +84,8 @@ def _gain_field(
         good = res <= max(3 * float(np.median(res)), 0.02)
     gu = ((np.arange(w, dtype=np.float32) + 0.5) / w - 0.5)[None, :]
     gv = ((np.arange(h, dtype=np.float32) + 0.5) / h - 0.5)[:, None]
-    gain = coef[0] + coef[1] * gu + coef[2] * gv + coef[3] * gu * gv + coef[4] * gu * gu + coef[5] * gv * gv
-    return np.asarray(np.clip(gain, 0.3, 3.0), dtype=np.float32)
+    gain = coef[0] + coef[1] * gu + coef[2] * gv + coef[3] * gu * gv + coef[4] * gu * gu
+    return np.asarray(np.clip(gain, 0.5, 2.0), dtype=np.float32)
 
 
 def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.uint8]) -> Evidence:
@@ -128,7 +129,11 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
     diff = (dist / spread[region.astype(np.intp)]).astype(np.float32)
     diff[region == OUTSIDE] = config.outside_difference
     diff[region == EDGE] *= config.edge_discount
+    # edges in relative terms (log lightness; log_scale 0 for plain lightness): a dark checker on a
+    # dark point in shadow has weak edges in absolute terms but not in relative ones
     lum = lab[:, :, 0]
+    if config.log_scale > 0:
+        lum = np.log(lum + np.float32(config.log_offset)) * np.float32(config.log_scale)
     gx = np.asarray(cv2.Sobel(lum, cv2.CV_32F, 1, 0, ksize=3), dtype=np.float32)
     gy = np.asarray(cv2.Sobel(lum, cv2.CV_32F, 0, 1, ksize=3), dtype=np.float32)
     # the frame seen past the board's edge, and that edge itself, say nothing about checkers

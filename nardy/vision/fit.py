@@ -79,6 +79,11 @@ def sample_points(sample: Sample, config: RecognizerConfig, rng: np.random.Gener
             (off if near < 0.55 * d else neg).append(q)
     for _ in range(60):
         neg.append((rng.uniform(0, w), rng.uniform(0, h)))
+    # dice and the cube are not checkers: their centres and round them (counted as hard)
+    props: list[tuple[float, float]] = []
+    for x, y in sample.meta.get("dice_and_cube", []):
+        for dx, dy in ((0, 0), (0.2, 0), (-0.2, 0), (0, 0.2), (0, -0.2)):
+            props.append(((x + dx * g.point_width) * s, (y + dy * g.point_width) * s))
     keep = []
     allc = np.vstack([singles, upper]) if len(upper) else singles
     for x, y in neg:
@@ -86,7 +91,9 @@ def sample_points(sample: Sample, config: RecognizerConfig, rng: np.random.Gener
             continue
         keep.append((x, y))
     # empty places next to a checker (just past a stack's end, beside it) are the hard ones
-    hard = [q for q in keep if len(allc) and np.min(np.hypot(allc[:, 0] - q[0], allc[:, 1] - q[1])) < 1.3 * d]
+    hard = props + [
+        q for q in keep if len(allc) and np.min(np.hypot(allc[:, 0] - q[0], allc[:, 1] - q[1])) < 1.3 * d
+    ]
     easy = [
         q
         for q in keep

@@ -153,7 +153,7 @@ class Recognizer:
 
         tops, bottoms, bar_centres, bar_odds, extra_top, extra_bottom = _timed(timings, "count", count)
 
-        def colour() -> tuple[F64, F64]:
+        def colour() -> tuple[F64, F64, list[int]]:
             k = max(3, int(round(self.diameter_px * 0.4)) | 1)
             smooth = np.asarray(cv2.blur(ev.lab, (k, k)), dtype=np.float32)
             # undo the uneven light on the lightness, so light and dark are judged alike everywhere
@@ -195,16 +195,33 @@ class Recognizer:
                     self.colours,
                 )
                 p_bar_all[weak] = pw[len(occupied) :]
-            return p_lines, p_bar_all
+            # a "stack" whose colour is far from both checker colours is something else (a hand)
+            strange: list[int] = []
+            if len(occupied) >= 2:
+                occ = np.array([samples[i] for i in occupied])
+                pl = p_lines[occupied]
+                groups = [occ[pl >= 0.5], occ[pl < 0.5]]
+                centres = [g.mean(axis=0) for g in groups if len(g)]
+                dist = np.min([np.linalg.norm(occ - c, axis=1) for c in centres], axis=0)
+                spread = max(cfg.colour.spread_floor, float(np.median(dist)))
+                limit = max(cfg.colour.outlier, cfg.colour.outlier_spreads * spread)
+                strange = [occupied[k] for k in np.flatnonzero(dist > limit)]
+            return p_lines, p_bar_all, strange
 
-        p_lines, p_bar = _timed(timings, "colour", colour)
+        p_lines, p_bar, strange = _timed(timings, "colour", colour)
 
         def settle() -> tuple[str, ...]:
             discs = [c for line in tops + bottoms for c in line.centres]
             discs += [c for c, o in zip(bar_centres, bar_odds, strict=True) if o > 0]
-            return unsettled_places(cfg.settle, masks, ev.difference, score, discs, d / 2)
+            cap = cfg.geometry.line_capacity
+            piles = [
+                (line.centres[0], line.centres[-1]) for line in tops + bottoms if len(line.centres) >= cap
+            ]
+            return unsettled_places(cfg.settle, masks, ev.difference, score, discs, d / 2, piles)
 
         unsettled = _timed(timings, "settle", settle)
+        odd = tuple(f"top[{i}]" if i < POINTS_PER_ROW else f"bottom[{i - POINTS_PER_ROW}]" for i in strange)
+        unsettled = tuple(dict.fromkeys(unsettled + odd))
         n = cfg.max_count
         top_r = tuple(
             PointReading(_pad(self._combine(tops[i], extra_top[i]), n), float(p_lines[i]))

@@ -357,6 +357,7 @@ class Scene:
             )
         effects = replace(self.effects, noise=self.effects.noise * float(rng.uniform(0.8, 1.2)))
         image = finish(img, effects, rng)
+        extras = [(d.x, d.y) for d in dice] + ([(cube.x, cube.y)] if cube is not None else [])
         meta = {
             "family": self.style.family,
             "checker_set": self.style.checker_set,
@@ -364,6 +365,7 @@ class Scene:
             "azimuth": self.camera_spec.azimuth,
             "seed": self.seed,
             "stacking": stacking if isinstance(stacking, str) else self.stacking,
+            "dice_and_cube": extras,
         }
         return Sample(
             image, self.corners(), layout, settled=not hands and not loose, meta=meta, checkers=tuple(placed)

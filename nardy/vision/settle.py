@@ -8,6 +8,8 @@ either and are ignored.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -35,16 +37,27 @@ def unsettled_places(
     score: F32,
     discs: list[tuple[float, float]],
     radius: float,
+    piles: Sequence[tuple[tuple[float, float], tuple[float, float]]] = (),
 ) -> tuple[str, ...]:
     """Places where something other than a resting checker is; empty when the board is settled.
 
     ``difference`` and ``score`` are (h, w) float32 (evidence and detector log-odds), ``discs`` the
-    rectified centres of every checker counted, ``radius`` their radius in pixels.
+    rectified centres of every checker counted, ``radius`` their radius in pixels, ``piles`` the first
+    and last centre of every line that may carry a second layer.
     """
     h, w = difference.shape
     explained = np.zeros((h, w), np.uint8)
     for x, y in discs:
         cv2.circle(explained, (int(round(x)), int(round(y))), int(round(radius * 1.25)), 1, -1)
+    # a full line may carry a pile: its whole length is taken as explained
+    for (x0, y0), (x1, y1) in piles:
+        cv2.line(
+            explained,
+            (int(round(x0)), int(round(y0))),
+            (int(round(x1)), int(round(y1))),
+            1,
+            int(round(radius * 2.5)),
+        )
     other = ((difference > config.unexplained) & (explained == 0)).astype(np.uint8)
     other = cv2.morphologyEx(other, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     point_area = float(masks.column_x[1] - masks.column_x[0]) ** 2

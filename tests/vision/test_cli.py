@@ -1,0 +1,77 @@
+"""``nardy recognize`` and ``nardy synth`` through the real command line entry point."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from nardy.cli import main
+
+
+@pytest.fixture(scope="module")
+def synth_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("synth")
+    assert main(["synth", "--n", "2", "--seed", "3", "--size", "640x360", "--out", str(out)]) == 0
+    return out
+
+
+def _labels(folder: Path) -> list[dict]:  # type: ignore[type-arg]
+    return [json.loads(line) for line in (folder / "labels.jsonl").read_text().splitlines()]
+
+
+def test_synth_writes_images_and_labels(synth_dir: Path) -> None:
+    labels = _labels(synth_dir)
+    assert [r["file"] for r in labels] == ["00000.jpg", "00001.jpg"]
+    for r in labels:
+        assert (synth_dir / r["file"]).stat().st_size > 1000
+        assert len(r["corners"]) == 4
+        assert len(r["layout"]["top"]) == 12 and len(r["layout"]["bottom"]) == 12
+
+
+def test_recognize_json_lines_and_a_bad_file_does_not_stop_the_rest(
+    synth_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    label = _labels(synth_dir)[0]
+    corners = " ".join(f"{x},{y}" for x, y in label["corners"])
+    bad = tmp_path / "notes.png"
+    bad.write_text("this is not an image")
+    image = str(synth_dir / label["file"])
+    debug = tmp_path / "seen.png"
+    code = main(["recognize", image, str(bad), image, "--corners", corners, "--json", "--debug", str(debug)])
+    captured = capsys.readouterr()
+    assert code == 1  # one input failed
+    assert "notes.png" in captured.err and "not an image" in captured.err
+    lines = [json.loads(line) for line in captured.out.splitlines()]
+    assert len(lines) == 2
+    for record in lines:
+        assert set(record) >= {"top", "bottom", "bar", "off", "settled", "confidence", "timings_ms"}
+        assert all(set(p) == {"light", "dark"} for p in record["top"] + record["bottom"])
+        assert 0.0 <= record["confidence"] <= 1.0
+    assert (tmp_path / "seen-0001.png").exists() and (tmp_path / "seen-0002.png").exists()
+
+
+def test_recognize_without_corners_says_what_is_needed(
+    synth_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["recognize", str(synth_dir / "00000.jpg")])
+    assert code == 2
+    assert "--corners" in capsys.readouterr().err
+
+
+def test_recognize_rejects_malformed_corners(synth_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["recognize", str(synth_dir / "00000.jpg"), "--corners", "1,2 3,4"])
+    assert code == 2
+    assert "four x,y pairs" in capsys.readouterr().err
+
+
+def test_recognize_reads_a_profile(
+    synth_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    label = _labels(synth_dir)[1]
+    profile = tmp_path / "board.json"
+    profile.write_text(json.dumps({"corners": label["corners"], "recognizer": {"count": {"disc_cost": 3.5}}}))
+    assert main(["recognize", str(synth_dir / label["file"]), "--profile", str(profile)]) == 0
+    out = capsys.readouterr().out
+    assert "top:" in out and "bottom:" in out
