@@ -27,7 +27,7 @@ from nardy.calibration.profile import Profile
 from nardy.referee.simulate import SimConfig, TableScript, script_games
 from nardy.vision.scene import CameraSpec, Scene
 
-FORMAT = 1
+FORMAT = 2
 """Bumped whenever what a recording holds changes, so caches are made anew."""
 
 

@@ -130,7 +130,7 @@ class _Builder:
     def throw(self, dice: tuple[int, int], position: Position) -> None:
         self.seq += 1
         self.script.dice.append({"t": round(self.t, 3), "type": "rolling", "device": "replay-tower"})
-        self.t += 0.4
+        self.hold(position, 0.4)  # the dice tumble; time passes only with frames, as in a video
         self.script.dice.append(
             {
                 "t": round(self.t, 3),

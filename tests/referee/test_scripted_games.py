@@ -74,3 +74,13 @@ def test_a_vaguer_camera_asks_for_a_look_rather_than_accept_an_illegal_board() -
     for start, end in script.illegal:
         assert any(start <= e.t <= end for e in flagged), (start, end)
     assert [m.after.points for m in ref.moves] == [t.after.points for t in script.turns]
+
+
+def test_script_time_is_the_frames_time() -> None:
+    """A recording's clock is its frame count: dice events must fall on that clock."""
+    scene = Scene.random(np.random.default_rng(8), size=(320, 180))
+    config = SimConfig()
+    script = script_games("short", scene, Orientation(), seed=8, config=config)
+    for i, frame in enumerate(script.frames):
+        assert abs(frame.t - i / config.fps) < 1e-6
+    assert all(e["t"] <= script.duration for e in script.dice)
