@@ -13,6 +13,9 @@ class RefereeConfig:
     """A reading counts once the board has looked the same, with no hand in view, this long."""
     min_settled_frames: int = 3
     """... and over at least this many frames."""
+    tolerated_unsettled: int = 2
+    """A reading that calls this few places unsettled (a die lying on a point, glare) still counts
+    when what it means stays the same; more (a hand, an arm) is a disturbance."""
     accept_margin: float = 4.0
     """Natural-log likelihood by which the best candidate must beat the next one (about 55:1)."""
     doubt_margin: float = 4.0

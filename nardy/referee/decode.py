@@ -80,6 +80,25 @@ def decode(
     return Decision(kind, position, play, margin=margin)
 
 
+def best_complete(
+    variant: Variant, before: Position, roll: Roll, first_turn: bool, reading: BoardReading
+) -> tuple[Play, Position, float] | None:
+    """The most likely finished play, and how far (natural log) it trails the most likely state
+    of all (unchanged, partial or finished); None when the roll cannot be played."""
+    legal = variant.legal_plays(before, roll, first_turn)
+    best: tuple[float, Play, Position] | None = None
+    for play, after in legal.items():
+        ll = reading.log_likelihood(after)
+        if best is None or ll > best[0]:
+            best = (ll, play, after)
+    if best is None:
+        return None
+    top = max(best[0], reading.log_likelihood(before))
+    for partial in legal.partial_positions():
+        top = max(top, reading.log_likelihood(partial))
+    return best[1], best[2], top - best[0]
+
+
 def _name(kind: str, play: Play | None) -> str:
     return play.text() if play is not None else kind
 

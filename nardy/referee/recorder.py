@@ -126,6 +126,9 @@ class Recorder:
                 accepted="accepted" in flags,
                 corrected="corrected" in flags,
                 manual=turn["source"] == "manual",
+                note="the camera was unsure; recorded as the likeliest play when the opponent threw"
+                if "uncertain" in flags
+                else "",
             )
             jpeg = None if self.pictures_dropped else self.snapshot()
             try:

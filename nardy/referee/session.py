@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from nardy.referee import events as ev
 from nardy.referee.config import RefereeConfig
-from nardy.referee.decode import Decision, decode
+from nardy.referee.decode import Decision, best_complete, decode
 from nardy.referee.events import Alert, EventBus, Severity
 from nardy.referee.match import Cube, CubeError, MatchInfo, MatchScore
 from nardy.referee.reading import BoardReading
@@ -291,12 +291,49 @@ class Referee:
             # the board is moving (a hand, a checker still sliding): decide once it settles
             turn.queued = (roll, source)
             return
+        if turn.status in ("partial", "unsure") and self._finish_on_throw(turn):
+            if self.phase == "playing":
+                self._start_turn(turn.mover.other, roll, source)
+            return
         turn.queued = (roll, source)
         if turn.status == "illegal":
             text = f"{turn.mover.other} threw before {turn.mover}'s illegal play was put right"
         else:
             text = f"{turn.mover}'s play of {turn.roll} was not finished before {turn.mover.other} threw"
         self._alert(ev.UNFINISHED_PLAY, "warning", text)
+
+    def _finish_on_throw(self, turn: Turn) -> bool:
+        """The opponent threw while the board looked unfinished or unclear: the throw says the
+        play is over. If a finished legal play explains the board about as well as anything, it
+        is recorded (flagged uncertain, with a note to check) and True is returned."""
+        reading = self.last_reading
+        if reading is None:
+            return False
+        found = best_complete(self.variant, turn.before, turn.roll, turn.first_turn, reading)
+        if found is None or found[2] > self.config.doubt_margin:
+            return False
+        play, after, _ = found
+        turn.status = "played"
+        turn.play = play
+        turn.after = after
+        turn.flags.add("uncertain")
+        self.bus.emit(
+            "play",
+            mover=turn.mover.value,
+            dice=[turn.roll.high, turn.roll.low],
+            play=play.text(),
+            margin=None,
+            position=after.to_json(),
+            flags=sorted(turn.flags),
+        )
+        result = self.variant.result(after, self.cube.value)
+        self._commit()
+        who = f"{turn.mover}'s {turn.roll}"
+        note = f"recorded {who} as {play.text()} when {turn.mover.other} threw: please check"
+        self._alert(ev.CHECK, "info", note)
+        if result is not None:
+            self._end_game(result)
+        return True
 
     def _out_of_turn(self, turn: Turn, roll: Roll, source: str) -> None:
         self._alert(
@@ -353,7 +390,7 @@ class Referee:
         self.position = record.after
         self.to_move = turn.mover.other
         self.turn = None
-        for code in (ev.ILLEGAL_PLAY, ev.UNFINISHED_PLAY, ev.LOOK, ev.COUNT_CHANGED):
+        for code in (ev.ILLEGAL_PLAY, ev.UNFINISHED_PLAY, ev.LOOK, ev.COUNT_CHANGED, ev.CHECK):
             self._clear(code)
         self.bus.emit("turn-ended", turn=record.to_json(), game=self.game_number)
         if turn.queued is not None:
@@ -366,7 +403,13 @@ class Referee:
         with self._lock:
             now = self.clock() if t is None else t
             was_settled = self._settler.disturbed_since is None
-            if not reading.settled:
+            places = [w for w in reading.unsettled if w != "board"]
+            disturbed = not reading.settled and (
+                not places  # somewhere unknown, or the whole board
+                or len(places) != len(reading.unsettled)
+                or len(places) > self.config.tolerated_unsettled
+            )
+            if disturbed:
                 self._settler.feed(None, now, reading.unsettled)
             else:
                 self.last_reading = reading
@@ -374,7 +417,7 @@ class Referee:
                 if self._settler.feed(key, now):
                     action()
             if was_settled != (self._settler.disturbed_since is None):
-                self.bus.emit("board", settled=reading.settled, where=list(reading.unsettled))
+                self.bus.emit("board", settled=was_settled is False, where=list(self._settler.where))
 
     def _assess(self, reading: BoardReading) -> tuple[Hashable, Callable[[], None]]:
         """What a still board means now (a key that stays the same while the meaning does), and
@@ -448,6 +491,8 @@ class Referee:
             return
         self._clear(ev.UNREADABLE)
         self._clear(ev.COUNT_CHANGED)
+        if kind in ("unsure", "partial") and turn.queued is not None and self._finish_on_throw(turn):
+            return  # the queued throw has started the opponent's turn
         if kind == "unsure":
             if decision.verdict is not None and not decision.verdict.legal:
                 text = f"please look: the board may show an illegal play ({decision.verdict.reason})"

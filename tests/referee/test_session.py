@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from nardy.referee.events import BOARD_CHANGED, ILLEGAL_PLAY, OUT_OF_TURN, UNFINISHED_PLAY
+from nardy.referee.events import BOARD_CHANGED, CHECK, ILLEGAL_PLAY, OUT_OF_TURN, UNFINISHED_PLAY
 from nardy.referee.session import CommandError
 from nardy.rules import Color, Position
 from tests.referee.conftest import Table
@@ -242,3 +242,25 @@ def test_a_throw_while_hands_are_over_the_board_waits_for_the_board(table: Make)
     t.roll(5, 5)  # thrown again while black has not moved
     t.show(t.ref.position)
     assert OUT_OF_TURN in t.alerts() and t.ref.turn.roll.text() == "2-1"
+
+
+def test_the_opponents_throw_settles_a_play_the_camera_could_not_tell_apart(table: Make) -> None:
+    from nardy.referee.reading import BoardReading
+
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    done = start.apply("24/13")
+    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in done.points]
+    points[17] = {0: 0.5, 1: 0.5}  # point 18: is the checker still there (24/18) or gone on?
+    points[12] = {6: 0.5, 5: 0.5}  # point 13: did it arrive?
+    vague = BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None)
+    for _ in range(5):
+        t.clock.t += 0.2
+        t.ref.on_reading(vague)
+    assert t.ref.turn is not None and t.ref.turn.status in ("unsure", "partial")
+    t.roll(4, 2)  # black throws: white's play is over; the likeliest finished play is recorded
+    assert len(t.ref.moves) == 1 and t.ref.moves[0].play.text() == "24/13"
+    assert "uncertain" in t.ref.moves[0].flags and "please check" in t.ref.alerts[CHECK].text
+    assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK
