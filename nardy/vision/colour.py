@@ -25,12 +25,13 @@ def _two_means(x: F64) -> tuple[F64, F64, NDArray[np.bool_]]:
     proj = (x - centre) @ vt[0]
     order = np.argsort(proj)
     xs = proj[order]
-    best, cut = np.inf, 1
-    for k in range(1, len(xs)):
-        a, b = xs[:k], xs[k:]
-        cost = a.var() * len(a) + b.var() * len(b)
-        if cost < best:
-            best, cut = cost, k
+    # within-group sum of squares for every cut, from running sums
+    n = len(xs)
+    k = np.arange(1, n)
+    c1, c2 = np.cumsum(xs), np.cumsum(xs * xs)
+    left = c2[k - 1] - c1[k - 1] ** 2 / k
+    right = (c2[-1] - c2[k - 1]) - (c1[-1] - c1[k - 1]) ** 2 / (n - k)
+    cut = int(k[np.argmin(left + right)])
     group = np.zeros(len(x), bool)
     group[order[cut:]] = True
     for _ in range(5):  # refine with plain 2-means in full colour

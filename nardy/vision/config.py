@@ -74,7 +74,7 @@ class DetectConfig:
     """Blur of the vote map (checker diameters)."""
     model: str = ""
     """Path of a detector model written by ``nardy.vision.fit`` ("" = the one shipped with nardy)."""
-    loose_stride: int = 3
+    loose_stride: int = 4
     """Away from the points' centre lines the detector is run on every this many pixels (to find
     checkers in motion)."""
 
@@ -134,6 +134,8 @@ class ColourConfig:
 class SettleConfig:
     unexplained: float = 3.0
     """Difference above which a pixel that no counted checker explains is 'something else'."""
+    edge_margin: float = 0.3
+    """Width of the strip along the playing area's edge left out of that search (point widths)."""
     blob_area: float = 1.6
     """Something else larger than this (in point widths squared) means a hand or an arm: not settled."""
     loose_score: float = 8.0

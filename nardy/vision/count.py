@@ -71,19 +71,18 @@ def _lines(config: CountConfig, s: F64, diameter: float, max_line: int) -> tuple
     first_lo = int(np.floor(diameter / 2 * (1 - config.overlap)))
     first_hi = min(length, int(np.ceil(diameter / 2 + config.base_gap * diameter)) + 1)
     best[0, :, first_lo:first_hi] = s[:, first_lo:first_hi]
+    steps = np.arange(lo, hi + 1)
     idx = np.arange(length)
+    # shifted[j, :, y] = best[k - 1, :, y - steps[j]] (NEG before the start)
+    padded = np.full((n_seq, hi + length), NEG)
+    src = (hi + idx)[None, :] - steps[:, None]  # (J, L) indices into padded
     for k in range(1, max_line):
-        prev = best[k - 1]
-        cand = np.full((n_seq, length), NEG)
-        arg = np.full((n_seq, length), -1, np.int16)
-        for step in range(lo, hi + 1):
-            shifted = np.full((n_seq, length), NEG)
-            shifted[:, step:] = prev[:, :-step]
-            better = shifted > cand
-            cand = np.where(better, shifted, cand)
-            arg = np.where(better, (idx - step).astype(np.int16)[None, :], arg)
+        padded[:, hi:] = best[k - 1]
+        shifted = padded[:, src]  # (S, J, L)
+        j = np.argmax(shifted, axis=1)
+        cand = np.take_along_axis(shifted, j[:, None, :], axis=1)[:, 0, :]
         best[k] = np.where(cand > NEG / 2, cand + s, NEG)
-        back[k] = arg
+        back[k] = (idx[None, :] - steps[j]).astype(np.int16)
     return best, back
 
 

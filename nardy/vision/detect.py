@@ -46,9 +46,21 @@ def _odd(n: float) -> int:
 def _shift(a: F32, dy: int, dx: int) -> F32:
     """out[y, x] = a[y + dy, x + dx], edges replicated."""
     h, w = a.shape
-    ys = np.clip(np.arange(h) + dy, 0, h - 1)
-    xs = np.clip(np.arange(w) + dx, 0, w - 1)
-    return a[ys][:, xs]
+    out = np.empty_like(a)
+    ys = slice(max(0, -dy), h - max(0, dy))
+    yd = slice(max(0, dy), h - max(0, -dy))
+    xs = slice(max(0, -dx), w - max(0, dx))
+    xd = slice(max(0, dx), w - max(0, -dx))
+    out[ys, xs] = a[yd, xd]
+    if dy > 0:
+        out[h - dy :, xs] = out[h - dy - 1 : h - dy, xs]
+    elif dy < 0:
+        out[:-dy, xs] = out[-dy : -dy + 1, xs]
+    if dx > 0:
+        out[:, w - dx :] = out[:, w - dx - 1 : w - dx]
+    elif dx < 0:
+        out[:, :-dx] = out[:, -dx : -dx + 1]
+    return out
 
 
 def radial_votes(ev: Evidence, radius: float, spread: tuple[float, ...], floor: float) -> F32:

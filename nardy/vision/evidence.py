@@ -110,7 +110,8 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
     gain = _gain_field(
         (np.concatenate(ratio_y), np.concatenate(ratio_x), np.concatenate(ratios)), (h, w), config.gain_cells
     )
-    expected = looks[region.astype(np.intp)]
+    region_idx = masks.region_index
+    expected = looks[region_idx]
     expected[:, :, 0] = (expected[:, :, 0] + config.dark_offset) * gain - config.dark_offset
     delta = (lab - expected) * weights
     dist = np.sqrt(np.einsum("ijk,ijk->ij", delta, delta))
@@ -126,9 +127,9 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
         spread[t] = max(config.noise_floor, 1.4826 * float(np.median(dist[ys, xs])))
     spread[EDGE] = max(spread[FIELD], spread[POINT0], spread[POINT1])
     spread[OUTSIDE] = spread[FIELD]
-    diff = (dist / spread[region.astype(np.intp)]).astype(np.float32)
-    diff[region == OUTSIDE] = config.outside_difference
-    diff[region == EDGE] *= config.edge_discount
+    diff = (dist / spread[region_idx]).astype(np.float32)
+    diff[masks.outside] = config.outside_difference
+    diff[edge] *= config.edge_discount
     # edges in relative terms (log lightness; log_scale 0 for plain lightness): a dark checker on a
     # dark point in shadow has weak edges in absolute terms but not in relative ones
     lum = lab[:, :, 0]
@@ -140,7 +141,7 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
     gx *= masks.inside_weight
     gy *= masks.inside_weight
     gx2, gy2 = gx * gx, gy * gy
-    scale = float(np.median(gx2 + gy2)) + config.gradient_floor
+    scale = float(np.median((gx2 + gy2)[::2, ::2])) + config.gradient_floor
     d1, d2 = (gx + gy) ** 2 / (2 * scale), (gx - gy) ** 2 / (2 * scale)
     root = np.float32(1.0 / np.sqrt(scale))
     gxn, gyn = gx * root, gy * root

@@ -32,6 +32,10 @@ class BoardMasks:
     """(ys, xs) of the pixels each region's look is learnt from (band, tips, bar), thinned out."""
     edge_index: tuple[NDArray[np.intp], ...]
     """(ys, xs) of all EDGE pixels."""
+    region_index: NDArray[np.intp]
+    """``region`` as an index array."""
+    outside: NDArray[np.bool_]
+    """``region == OUTSIDE``."""
     inside_weight: NDArray[np.float32]
     """1 on the playing area, 0 on the frame seen past its edge and on that edge itself."""
     column_x: NDArray[np.float64]
@@ -133,6 +137,8 @@ def board_masks(
         (tips[0] > 0, tips[1] > 0),
         seed_index,
         np.nonzero(region == EDGE),
+        region.astype(np.intp),
+        region == OUTSIDE,
         inside_weight,
         cols,
         geometry.bar_x * s,

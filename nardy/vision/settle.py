@@ -59,14 +59,25 @@ def unsettled_places(
             int(round(radius * 2.5)),
         )
     other = ((difference > config.unexplained) & (explained == 0)).astype(np.uint8)
+    # the strip along the playing area's edge shows the frame's bevel and shadow from oblique views
+    margin = int(round(config.edge_margin * float(masks.column_x[1] - masks.column_x[0])))
+    if margin > 0:
+        other[:margin] = 0
+        other[-margin:] = 0
+        other[:, :margin] = 0
+        other[:, -margin:] = 0
     other = cv2.morphologyEx(other, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     point_area = float(masks.column_x[1] - masks.column_x[0]) ** 2
     places: list[str] = []
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(other, connectivity=8)
     for k in range(1, n):
         if stats[k, cv2.CC_STAT_AREA] > config.blob_area * point_area:
-            ys, xs = np.nonzero(labels == k)
-            names = sorted({_place(masks, float(x), float(y)) for x, y in zip(xs[::7], ys[::7], strict=True)})
+            x0, y0 = stats[k, cv2.CC_STAT_LEFT], stats[k, cv2.CC_STAT_TOP]
+            bw, bh = stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]
+            ys, xs = np.nonzero(labels[y0 : y0 + bh, x0 : x0 + bw] == k)
+            step = max(1, len(xs) // 40)
+            picks = zip(xs[::step] + x0, ys[::step] + y0, strict=True)
+            names = sorted({_place(masks, float(x), float(y)) for x, y in picks})
             places.extend(names or ["board"])
     # a checker-like disc that no line explains: a checker in motion
     loose = (score > config.loose_score) & (explained == 0)

@@ -10,7 +10,7 @@ from nardy.vision.detect import Detector
 from nardy.vision.layout import BoardLayout, layout_errors
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.render import Die, Hand
-from nardy.vision.scene import CameraSpec, Sample, Scene
+from nardy.vision.scene import CameraSpec, Loose, Sample, Scene
 
 SIZE = (960, 540)
 
@@ -138,3 +138,21 @@ def test_recognizer_rejects_wrong_frames(detector: Detector) -> None:
     assert all(r.most_likely().count == 0 for r in obs.top + obs.bottom)
     assert obs.layout().off == (15, 15)  # nothing on the board: all borne off, by conservation
     assert CameraSpec().tilt == 0.0
+
+
+def test_a_video_scene_keeps_stacks_still_and_flags_a_checker_in_motion(detector: Detector) -> None:
+    flagged = 0
+    for seed in (81, 82, 83, 84):
+        scene = _scene(seed, tilt=20.0)
+        layout = BoardLayout.short_start()
+        first, second = scene.render(layout), scene.render(layout)
+        assert first.checkers == second.checkers  # stacks stay put from frame to frame
+        assert not np.array_equal(first.image, second.image)  # but the sensor noise does not
+        g = scene.geometry
+        x, y = g.point_x(8), g.height / 2  # sliding across the middle of the board
+        moving = scene.render(layout, loose=[Loose("dark", x, y)])
+        assert not moving.settled
+        obs = _read(moving, detector)
+        flagged += not obs.settled
+        assert _read(first, detector).settled
+    assert flagged >= 3
