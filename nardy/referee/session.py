@@ -446,6 +446,10 @@ class Referee:
             if alt.kind in ("complete", "partial"):
                 opener = alt
         chosen = opener or decision
+        if turn.queued is not None and chosen.kind in ("illegal", "unsure", "unreadable", "count"):
+            both = self._two_plays(turn, reading)
+            if both is not None:
+                return both
         board = None if chosen.position is None else _board_key(chosen.position)
         key = (turn.mover, turn.roll, chosen.kind, board, chosen.alternatives)
 
@@ -455,6 +459,54 @@ class Referee:
             if opener is not None:
                 self._switch_opener(turn)
             self._apply(turn, chosen)
+
+        return key, act
+
+    def _two_plays(self, turn: Turn, reading: BoardReading) -> tuple[Hashable, Callable[[], None]] | None:
+        """The opponent threw before the board settled and has started moving too: read the board
+        as the mover's legal play followed by the opponent's play (or part of it) of the throw."""
+        assert turn.queued is not None
+        roll, source = turn.queued
+        nxt = turn.mover.other
+        nxt_first = nxt not in self.played
+        free = reading.best_log_likelihood()
+        best: tuple[float, Play, Position, Decision, Position] | None = None
+        for play, after in self.variant.legal_plays(turn.before, turn.roll, turn.first_turn).items():
+            second = decode(self.variant, after.with_turn(nxt), roll, nxt_first, reading, self.config)
+            if second.kind not in ("complete", "partial", "unchanged") or second.position is None:
+                continue
+            ll = reading.log_likelihood(second.position)
+            if free - ll < self.config.doubt_margin and (best is None or ll > best[0]):
+                best = (ll, play, after, second, second.position)
+        if best is None:
+            return None
+        _, play, after, second, seen = best
+        key = ("two-plays", turn.mover, _board_key(after), second.kind, _board_key(seen))
+
+        def act() -> None:
+            if self.turn is not turn:
+                return
+            turn.status = "played"
+            turn.play = play
+            turn.after = after
+            turn.flags.add("uncertain")
+            self.bus.emit(
+                "play",
+                mover=turn.mover.value,
+                dice=[turn.roll.high, turn.roll.low],
+                play=play.text(),
+                margin=None,
+                position=after.to_json(),
+                flags=sorted(turn.flags),
+            )
+            self._commit()  # starts the opponent's turn with the throw that was waiting
+            self._alert(
+                ev.CHECK,
+                "info",
+                f"{turn.mover}'s {turn.roll} was seen only with {nxt}'s next move: recorded as {play.text()}",
+            )
+            if self.turn is not None and self.turn.mover is nxt:
+                self._apply(self.turn, second)
 
         return key, act
 

@@ -264,3 +264,19 @@ def test_the_opponents_throw_settles_a_play_the_camera_could_not_tell_apart(tabl
     assert len(t.ref.moves) == 1 and t.ref.moves[0].play.text() == "24/13"
     assert "uncertain" in t.ref.moves[0].flags and "please check" in t.ref.alerts[CHECK].text
     assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK
+
+
+def test_a_play_seen_only_together_with_the_opponents_next_move(table: Make) -> None:
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    t.hand()
+    t.roll(3, 1)  # black throws while white's hand is still over the board...
+    t.hand()
+    after_white = start.apply("24/13")
+    both = after_white.with_turn(Color.BLACK).apply("8/5 6/5")
+    t.show(both)  # ...and the board first settles with black's play made as well
+    assert [m.play.text() for m in t.ref.moves] == ["24/13"] and "uncertain" in t.ref.moves[0].flags
+    assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK and t.ref.turn.status == "played"
+    assert t.last("play").data["play"] == "8/5 6/5" and ILLEGAL_PLAY not in t.alerts()
