@@ -39,7 +39,9 @@ def register(subparsers: Any) -> None:
 
     show = sub.add_parser("show", parents=[common], help="a match's games, results, alerts and gaps")
     show.add_argument("id", type=int, help="the match id (see nardy matches list)")
-    show.add_argument("--json", action="store_true", help="the whole record as JSON (as --format json)")
+    show.add_argument(
+        "--json", action="store_true", help="the whole record as JSON (as export --format json --no-analysis)"
+    )
     show.set_defaults(func=run_show)
 
     export = sub.add_parser(
@@ -49,13 +51,21 @@ def register(subparsers: Any) -> None:
         description=(
             "mat: Jellyfish match text for GNU Backgammon / eXtreme Gammon (long nardy: same layout, its "
             "variant in the header); sgf: SGF GM[6], short nardy only; json: every turn with the positions "
-            "before and after; sheet: printable HTML score sheet; pdf: the score sheet as PDF."
+            "before and after; sheet: printable HTML score sheet; pdf: the score sheet as PDF. "
+            "json, sheet and pdf also carry the analysis: each play's equity lost against the best play, "
+            "marked ?! doubtful, ? error or ?? blunder, and each player's totals."
         ),
     )
     export.add_argument("id", type=int, help="the match id")
     export.add_argument("--format", required=True, choices=["mat", "sgf", "json", "sheet", "pdf"])
     export.add_argument("--out", type=Path, help="the file to write (default: standard output)")
     export.add_argument("--snapshots", type=Path, metavar="DIR", help="also write the board pictures to DIR")
+    export.add_argument(
+        "--no-analysis",
+        dest="analyse",
+        action="store_false",
+        help="leave the plays unmarked (the analysis ranks every turn: seconds to minutes for a long match)",
+    )
     export.set_defaults(func=run_export)
 
     imp = sub.add_parser(
@@ -182,13 +192,18 @@ def _write_atomically(path: Path, data: bytes) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from nardy.referee.export import export_match, export_snapshots
+    from nardy.referee.export import ANALYSED, analyse_record, export_match, export_snapshots
     from nardy.referee.store import StoreError
     from nardy.rules.errors import RulesError
 
     try:
         with _open(args.db) as store:
-            data = export_match(store, args.id, args.format)
+            analysis = None
+            if args.analyse and args.format in ANALYSED:
+                analysis = analyse_record(store.load_match(args.id))
+                if not analysis.ok:
+                    print(f"nardy matches: exporting without the marks: {analysis.problem}", file=sys.stderr)
+            data = export_match(store, args.id, args.format, analysis=analysis)
             pictures = export_snapshots(store, args.id, args.snapshots) if args.snapshots else []
         if args.out is not None:
             _write_atomically(args.out, data)
