@@ -136,13 +136,17 @@ def draw_reading(
 
 # ---------------------------------------------------------------------------- the archive
 class StoreArchive:
-    """The match store as the dashboard's history (``nardy.web.services.MatchArchive``)."""
+    """The match store as the dashboard's history (``nardy.web.services.MatchArchive``), with each
+    match's analysis (``MatchAnalyser``), made once per version of its record by ``engines(variant)``
+    (default: ``nardy.hints.engine_for``)."""
 
-    def __init__(self, store: MatchStore) -> None:
+    def __init__(self, store: MatchStore, engines: Callable[[Any], Any] | None = None) -> None:
         from nardy.referee.export import FORMATS
+        from nardy.web.archive import MatchAnalyses
 
         self.store = store
         self._formats = tuple(FORMATS)
+        self.analyses = MatchAnalyses(store, engines)
 
     @property
     def formats(self) -> Sequence[str]:
@@ -215,16 +219,10 @@ class StoreArchive:
         }
 
     def export(self, match_id: str, fmt: str) -> Any:
-        from nardy.referee.export import SUFFIXES, export_match
-        from nardy.referee.store_errors import StoreNotFoundError
-        from nardy.web.services import Download
+        from nardy.web.archive import export_download
 
         if fmt not in self._formats:
             raise ValueError(f"unknown export format {fmt!r}")
-        try:
-            data = export_match(self.store, self._id(match_id), fmt)
-        except StoreNotFoundError:
-            raise KeyError(match_id) from None
         media = {
             "mat": "text/plain; charset=utf-8",
             "sgf": "application/x-go-sgf",
@@ -232,7 +230,12 @@ class StoreArchive:
             "sheet": "text/html; charset=utf-8",
             "pdf": "application/pdf",
         }[fmt]
-        return Download(f"match-{match_id}{SUFFIXES[fmt]}", media, data)
+        return export_download(self.store, self.analyses, match_id, fmt, media)
+
+    def analyse(self, match_id: str) -> Mapping[str, Any]:
+        from nardy.web.archive import analysis_json
+
+        return analysis_json(match_id, self.analyses)
 
 
 # ---------------------------------------------------------------------------- video time

@@ -1,8 +1,8 @@
 """The JSON API: everything the pages do, for scripts too. Views are thin: check, call, serialise.
 
 Reading (anyone): ``GET /api/state``, ``/api/session``, ``/api/camera/frame.jpg`` and
-``overlay.jpg``, ``/api/calibration``, ``/api/matches``, ``/api/matches/ID`` and
-``/api/matches/ID/export/FORMAT``.
+``overlay.jpg``, ``/api/calibration``, ``/api/matches``, ``/api/matches/ID``,
+``/api/matches/ID/analysis`` and ``/api/matches/ID/export/FORMAT``.
 
 Controls (the access token, see :mod:`nardy.web.security`): ``POST /api/command/NAME`` with the
 command's fields as a JSON object (``roll {"dice": [6, 5]}``, ``new-game``, ``new-match {"variant",
@@ -13,7 +13,7 @@ browser session; ``/api/logout`` locks it.
 
 Errors: 400 malformed, 401 no token, 403 cross-site or outside the data folder, 404 unknown,
 409 the referee cannot do that now (its message says why), 413 too large, 415 not JSON, 422 the
-calibration step failed on this picture, 503 no camera picture.
+calibration step failed on this picture, 503 no camera picture or the analysis failed.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from nardy.web.security import (
     require_token,
     unlock_session,
 )
-from nardy.web.services import CalibrationService, Download, MatchArchive, Picture
+from nardy.web.services import CalibrationService, Download, MatchAnalyser, MatchArchive, Picture
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -365,7 +365,23 @@ def match(match: str) -> ResponseReturnValue:
         data = archive.load_match(v.match_id(match))
     except KeyError:
         raise ApiError(404, f"no recorded match {match!r}") from None
-    return jsonify({**_plain(data), "formats": list(archive.formats)})
+    analysis = isinstance(archive, MatchAnalyser)
+    return jsonify({**_plain(data), "formats": list(archive.formats), "analysis": analysis})
+
+
+@bp.get("/matches/<match>/analysis")
+def match_analysis(match: str) -> ResponseReturnValue:
+    archive = _archive()
+    match_id = v.match_id(match)
+    if not isinstance(archive, MatchAnalyser):
+        raise ApiError(404, "this match store does not analyse matches")
+    try:
+        data = archive.analyse(match_id)
+    except KeyError:
+        raise ApiError(404, f"no recorded match {match_id!r}") from None
+    except RuntimeError as exc:
+        raise ApiError(503, f"no analysis of match {match_id}: {exc}") from None
+    return jsonify(_plain(data))
 
 
 SAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]+")

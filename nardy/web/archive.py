@@ -5,17 +5,30 @@
 The store's ids are integers; the dashboard's are their decimal text. A game's turns come out in
 the referee's own turn JSON (the ``turn-ended`` event's), so the history page draws them with the
 same code as the live page.
+
+:class:`MatchAnalyses` keeps each match's post-match analysis (``analyse``, and the marks in the
+JSON and score-sheet downloads): it is made once per match as recorded, since ranking every turn
+takes seconds, and made again only when the record has changed (a match still being played).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from nardy.referee.export import FORMATS, SUFFIXES, export_match
+from nardy.referee.export import ANALYSED, FORMATS, SUFFIXES, MatchAnalysis, analyse_record, export_match
 from nardy.referee.store import MatchStore
 from nardy.rules.record import GameRecord, MatchRecord
+from nardy.rules.variants import Variant
 from nardy.web.services import Download
+
+if TYPE_CHECKING:
+    from nardy.hints.engine import HintEngine
+
+EngineFactory = Callable[[Variant], "HintEngine"]
+"""A match's variant -> the engine that analyses it (default: ``nardy.hints.engine_for``)."""
 
 MEDIA_TYPES = {
     "mat": "text/plain; charset=utf-8",
@@ -32,11 +45,82 @@ def _store_id(match_id: str) -> int:
     return int(match_id)
 
 
-class StoreArchive:
-    """Recorded matches, newest first, with every export the store makes."""
+class MatchAnalyses:
+    """The analyses of a store's matches, each made once per version of its record.
 
-    def __init__(self, store: MatchStore) -> None:
+    Thread-safe: requests for the same match wait for the one analysis being made; the most
+    recent ``keep`` analyses are kept. A failed analysis is kept too (the engine would fail the
+    same way; GNU Backgammon crashing is already covered by its fallback to our own engine).
+    """
+
+    def __init__(self, store: MatchStore, engines: EngineFactory | None = None, keep: int = 16) -> None:
         self.store = store
+        self.engines = engines
+        self.keep = keep
+        self._guard = threading.Lock()
+        self._making: dict[int, threading.Lock] = {}
+        self._done: OrderedDict[int, tuple[MatchRecord, MatchAnalysis]] = OrderedDict()
+
+    def get(self, match_id: int) -> tuple[MatchRecord, MatchAnalysis]:
+        """The match's record and its analysis (``LookupError`` for an unknown match)."""
+        with self._guard:
+            making = self._making.setdefault(match_id, threading.Lock())
+        with making:
+            try:
+                record = self.store.load_match(match_id)
+            except LookupError:
+                with self._guard:  # keep nothing for ids that are not matches
+                    self._making.pop(match_id, None)
+                raise
+            with self._guard:
+                done = self._done.get(match_id)
+            if done is not None and done[0] == record:
+                with self._guard:
+                    self._done.move_to_end(match_id)
+                return done
+            analysis = analyse_record(record, self.engines)
+            with self._guard:
+                self._done[match_id] = (record, analysis)
+                self._done.move_to_end(match_id)
+                while len(self._done) > self.keep:
+                    self._done.popitem(last=False)
+            return record, analysis
+
+
+def analysis_json(match_id: str, analyses: MatchAnalyses) -> dict[str, Any]:
+    """The answer of ``analyse`` (:class:`nardy.web.services.MatchAnalyser`) from ``analyses``."""
+    try:
+        record, analysis = analyses.get(_store_id(match_id))
+    except LookupError:
+        raise KeyError(match_id) from None
+    if not analysis.ok:
+        raise RuntimeError(analysis.problem)
+    return {"id": match_id, **analysis.to_json(record)}
+
+
+def export_download(
+    store: MatchStore, analyses: MatchAnalyses, match_id: str, fmt: str, media_type: str
+) -> Download:
+    """An export as a download, with the (kept) analysis in the formats that carry it."""
+    store_id = _store_id(match_id)
+    try:
+        analysis = analyses.get(store_id)[1] if fmt in ANALYSED else None
+        data = export_match(store, store_id, fmt, analysis=analysis)
+    except LookupError:
+        raise KeyError(match_id) from None
+    return Download(f"match-{match_id}{SUFFIXES[fmt]}", media_type, data)
+
+
+class StoreArchive:
+    """Recorded matches, newest first, with every export the store makes and their analysis.
+
+    ``engines``: a variant -> the hint engine that analyses its matches (default:
+    ``nardy.hints.engine_for``, GNU Backgammon for short nardy when it is installed).
+    """
+
+    def __init__(self, store: MatchStore, engines: EngineFactory | None = None) -> None:
+        self.store = store
+        self.analyses = MatchAnalyses(store, engines)
 
     @property
     def formats(self) -> Sequence[str]:
@@ -72,11 +156,10 @@ class StoreArchive:
     def export(self, match_id: str, fmt: str) -> Download:
         if fmt not in FORMATS:
             raise ValueError(f"unknown format {fmt!r}")
-        try:
-            data = export_match(self.store, _store_id(match_id), fmt)
-        except LookupError:
-            raise KeyError(match_id) from None
-        return Download(f"match-{match_id}{SUFFIXES[fmt]}", MEDIA_TYPES[fmt], data)
+        return export_download(self.store, self.analyses, match_id, fmt, MEDIA_TYPES[fmt])
+
+    def analyse(self, match_id: str) -> Mapping[str, Any]:
+        return analysis_json(match_id, self.analyses)
 
 
 def _match_json(match_id: str, record: MatchRecord) -> dict[str, Any]:

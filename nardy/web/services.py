@@ -6,7 +6,8 @@ missing ("no camera", "no match store", "hints are off"):
 
 - ``camera``: a :class:`FrameSource`, the latest camera picture and the same picture with what
   vision saw drawn over it, as JPEG;
-- ``archive``: a :class:`MatchArchive`, the recorded matches and their exports;
+- ``archive``: a :class:`MatchArchive`, the recorded matches and their exports, and when it is
+  also a :class:`MatchAnalyser`, each match's post-match analysis (the marks on the history page);
 - ``hints``: a function from a variant name to a :class:`HintEngine` (``nardy.hints.engine_for``
   fits);
 - ``calibration``: a :class:`CalibrationService`, snapshot, automatic corners, rectified preview,
@@ -128,6 +129,24 @@ class MatchArchive(Protocol):
     def load_match(self, match_id: str) -> Mapping[str, Any]: ...
 
     def export(self, match_id: str, fmt: str) -> Download | Path: ...
+
+
+@runtime_checkable
+class MatchAnalyser(Protocol):
+    """What an archive may add to :class:`MatchArchive`: the post-match analysis of a match.
+
+    ``analyse`` gives ``{"id", "engine", "thresholds": {"doubtful", "error", "blunder"},
+    "summary": {"white" | "black": {"decisions", "total_loss", "mean_loss", "marks": {mark: n}}},
+    "games": [{"number", "turns": [{"number", "mover", "loss", "mark", "best", "best_equity",
+    "rank", "choices"}]}]}``: per game, one entry per turn of ``load_match``'s ``moves``, numbered
+    the same. ``mark`` is ``""``, ``doubtful``, ``error``, ``blunder``, ``forced``, ``no-play`` or
+    ``illegal``; ``loss`` is the equity given up against the engine's ``best`` play (None for an
+    illegal one). It may take seconds (the dashboard calls it from a request thread, after the
+    page has drawn the match), so an archive should keep what it made. Raises ``KeyError`` for an
+    unknown id and ``RuntimeError`` (with a message a person can read) when the analysis failed.
+    """
+
+    def analyse(self, match_id: str) -> Mapping[str, Any]: ...
 
 
 # ---------------------------------------------------------------------------------------- hints

@@ -261,6 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             short.on_roll((2, 1), "e-dice")
             page.goto(f"{handle.url}history?match=1&game=0&move=3")
             expect(page.get_by_test_id("hist-caption")).to_contain_text("3.")
+            expect(page.get_by_test_id("hist-analysis")).to_have_attribute("data-state", "done")
             page.screenshot(path=out / "history.png")
             browser.close()
     finally:

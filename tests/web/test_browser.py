@@ -6,6 +6,8 @@ Every wait is on a page condition (Playwright's ``expect``), never a sleep. Erro
 
 from __future__ import annotations
 
+import re
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
 
+from nardy.hints import engine_for
 from nardy.referee.recorder import Recorder
 from nardy.referee.session import Referee
 from nardy.referee.store import MatchStore
@@ -20,7 +23,7 @@ from nardy.rules import Position
 from nardy.web.app import ServerHandle, close_app, create_app, dashboard_of, serve_in_thread
 from nardy.web.archive import StoreArchive
 from nardy.web.services import Services, Settings
-from tests.web.conftest import TOKEN, Clock, Table, make_referee
+from tests.web.conftest import TOKEN, Clock, Table, make_referee, record_a_blunder
 from tests.web.fakes import BOARD_CORNERS, FakeCalibration, FakeHints
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -416,6 +419,51 @@ def test_history_slider_and_downloads(page: Page, serve: Serve, tmp_path: Path) 
             page.locator("a[data-format='mat']").click()
         assert info.value.suggested_filename == "match-1.mat"
     finally:
+        recorder.close()
+        store.close()
+
+
+def test_history_marks_a_blunder_once_the_analysis_comes(page: Page, serve: Serve, tmp_path: Path) -> None:
+    store = MatchStore.open(tmp_path / "matches.db")
+    referee = make_referee("short", length=3, white="Anna", black="Boris")
+    recorder = Recorder(store, referee)
+    go = threading.Event()
+
+    def engines(variant: Any) -> Any:
+        go.wait(30)  # the analysis is held back until the page has shown that it is waiting
+        return engine_for(variant)  # what the live session uses: GNU Backgammon, else our own
+
+    try:
+        record_a_blunder(referee)
+        handle, _, _ = serve("short", referee=referee, archive=StoreArchive(store, engines))
+        page.goto(f"{handle.url}history")
+        page.locator("#matches tr[data-match='1']").click()
+        moves = page.get_by_test_id("hist-moves").locator("li")
+        expect(moves).to_have_count(2)  # the match is drawn first ...
+        box = page.get_by_test_id("hist-analysis")
+        expect(box).to_have_attribute("data-state", "busy")  # ... then its analysis is asked for
+        expect(page.get_by_test_id("hist-analysis-status")).to_contain_text("Analysing")
+        go.set()
+        expect(box).to_have_attribute("data-state", "done")
+        badge = moves.nth(0).locator(".mark")
+        expect(badge).to_have_attribute("data-mark", "blunder")
+        expect(badge).to_have_text(re.compile(r"^\?\? −0\.\d{3}$"))
+        expect(badge).to_have_attribute("title", re.compile(r"^Blunder: gave up 0\.\d{3}; best 8/5 6/5$"))
+        expect(moves.nth(0)).to_have_class(re.compile(r"\bmarked-blunder\b"))
+        expect(moves.nth(1).locator(".mark")).to_have_count(0)
+        white = page.get_by_test_id("hist-summary").locator("tr[data-side='white']")
+        expect(white).to_contain_text("Anna")
+        expect(white.locator("td[data-mark='blunder']")).to_have_text("1")
+        expect(
+            page.get_by_test_id("hist-summary").locator("tr[data-side='black'] td[data-mark='blunder']")
+        ).to_have_text("0")
+        moves.nth(0).click()
+        verdict = page.get_by_test_id("hist-verdict")
+        expect(verdict).to_have_attribute("data-mark", "blunder")
+        expect(verdict).to_contain_text("Blunder: gave up 0.")
+        expect(verdict).to_contain_text("The best play was 8/5 6/5.")
+    finally:
+        go.set()
         recorder.close()
         store.close()
 

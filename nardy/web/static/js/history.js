@@ -1,4 +1,5 @@
-// The history page: recorded matches, a game's plays with a position slider, and the exports.
+// The history page: recorded matches, a game's plays with a position slider, the exports, and
+// the post-match analysis (each play's mark and equity lost), asked for once the match is drawn.
 
 import { api, el, toast, sideName } from "./common.js";
 import { BoardView } from "./board.js";
@@ -8,6 +9,10 @@ const board = new BoardView($("hist-svg"));
 let match = null;
 let game = null;
 let index = 0;
+let analysis = null; // the analysis of the match shown, once it has come
+
+const SYMBOLS = { doubtful: "?!", error: "?", blunder: "??" };
+const LABELS = { doubtful: "Doubtful", error: "Error", blunder: "Blunder" };
 
 function positions(g) {
   const moves = g.moves || [];
@@ -64,6 +69,94 @@ async function loadMatch(id, fromUrl = false) {
   const gameIndex = fromUrl ? Math.min(Number(params.get("game") || 0), Math.max(games.length - 1, 0)) : 0;
   $("hist-game").value = String(gameIndex);
   showGame(gameIndex, fromUrl ? Number(params.get("move") || 0) : 0);
+  loadAnalysis(match);
+}
+
+// ------------------------------------------------------------------ analysis
+async function loadAnalysis(shown) {
+  analysis = null;
+  const box = $("hist-analysis");
+  box.hidden = !shown.analysis;
+  if (!shown.analysis) return;
+  box.dataset.state = "busy";
+  $("hist-analysis-status").textContent = "Analysing the plays…";
+  $("hist-summary").replaceChildren();
+  let data;
+  try {
+    data = await api(`/api/matches/${encodeURIComponent(shown.id)}/analysis`);
+  } catch (err) {
+    if (match !== shown) return;
+    box.dataset.state = "failed";
+    $("hist-analysis-status").textContent = `No analysis: ${err.message}`;
+    return;
+  }
+  if (match !== shown) return; // another match was chosen meanwhile
+  analysis = data;
+  const t = data.thresholds || {};
+  $("hist-analysis-status").textContent =
+    `By ${data.engine || "the hint engine"}: equity given up against the best play; ` +
+    `?! doubtful ≥ ${t.doubtful}, ? error ≥ ${t.error}, ?? blunder ≥ ${t.blunder}.`;
+  const info = match.match || {};
+  const head = el("tr", {}, ...["", "Decisions", "Lost", "Per play", "??", "?", "?!"].map((h) => el("th", { text: h })));
+  const rows = ["white", "black"].map((side) => {
+    const s = (data.summary || {})[side] || { marks: {} };
+    const marks = s.marks || {};
+    return el("tr", { dataset: { side } },
+      el("td", {}, el("span", { class: `chip ${side}` }), ` ${info[side] || sideName(side)}`),
+      el("td", { text: s.decisions ?? 0 }), el("td", { text: (s.total_loss ?? 0).toFixed(3) }),
+      el("td", { text: (s.mean_loss ?? 0).toFixed(3) }),
+      ...["blunder", "error", "doubtful"].map((m) => el("td", { "data-mark": m, text: marks[m] || 0 })));
+  });
+  $("hist-summary").replaceChildren(head, ...rows);
+  box.dataset.state = "done";
+  markMoves();
+  showVerdict();
+}
+
+function verdictOf(k) {
+  // the analysis of the game's k-th play (0-based), when it has come
+  if (!analysis) return null;
+  const games = analysis.games || [];
+  const g = games[Number($("hist-game").value)] || {};
+  return (g.turns || [])[k] || null;
+}
+
+function markMoves() {
+  for (const li of $("hist-moves").querySelectorAll("li[data-index]")) {
+    for (const old of li.querySelectorAll(".mark")) old.remove();
+    li.classList.remove("marked-doubtful", "marked-error", "marked-blunder");
+    const v = verdictOf(Number(li.dataset.index) - 1);
+    if (!v || !SYMBOLS[v.mark]) continue;
+    li.classList.add(`marked-${v.mark}`);
+    const best = v.best ? `; best ${v.best}` : "";
+    li.querySelector(".play").after(el("span", {
+      class: `mark ${v.mark}`, "data-mark": v.mark, "data-testid": "mark",
+      title: `${LABELS[v.mark]}: gave up ${v.loss.toFixed(3)}${best}`,
+      text: `${SYMBOLS[v.mark]} −${v.loss.toFixed(3)}`,
+    }));
+  }
+}
+
+function showVerdict() {
+  const box = $("hist-verdict");
+  const v = index > 0 ? verdictOf(index - 1) : null;
+  box.className = `verdict ${v ? v.mark : ""}`;
+  box.dataset.mark = v ? v.mark : "";
+  if (!v) {
+    box.textContent = "";
+    return;
+  }
+  const best = v.best ? ` The best play was ${v.best}.` : "";
+  let text;
+  if (v.mark === "illegal") text = `Illegal play, not analysed.${best}`;
+  else if (v.mark === "no-play") text = "No legal play.";
+  else if (v.mark === "forced") text = "Forced: the only legal play.";
+  else if (v.rank === 1) text = `The best play (of ${v.choices}).`;
+  else {
+    const label = LABELS[v.mark] ? `${LABELS[v.mark]}: ` : "";
+    text = `${label}gave up ${v.loss.toFixed(3)}, ranked ${v.rank} of ${v.choices}.${best}`;
+  }
+  box.textContent = text;
 }
 
 function showGame(i, at = 0) {
@@ -84,6 +177,7 @@ function showGame(i, at = 0) {
     const r = game.result;
     $("hist-moves").append(el("li", { class: "muted", text: `${sideName(r.winner)} wins ${r.points} point${r.points === 1 ? "" : "s"}${r.name ? ` (${r.name})` : ""}` }));
   }
+  markMoves();
   show(Math.min(at, list.length - 1));
 }
 
@@ -92,6 +186,7 @@ function show(i) {
   if (!list.length) {
     board.render({ position: null });
     $("hist-caption").textContent = "This game has no plays.";
+    $("hist-verdict").textContent = "";
     return;
   }
   index = Math.max(0, Math.min(i, list.length - 1));
@@ -116,6 +211,7 @@ function show(i) {
   $("hist-caption").textContent = last
     ? `${last.number ?? index}. ${sideName(last.mover)} ${last.roll[0]}-${last.roll[1]}: ${last.play || "(no play)"}`
     : `Start of game ${game.number ?? ""}`;
+  showVerdict();
   for (const li of $("hist-moves").querySelectorAll("li[data-index]")) li.classList.toggle("selected", Number(li.dataset.index) === index);
   const params = new URLSearchParams(location.search);
   params.set("match", match.id);
