@@ -10,7 +10,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -132,110 +132,6 @@ def draw_reading(
     if not reading.settled:
         cv2.putText(out, "not settled", (10, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 0, 255), 2)
     return out
-
-
-# ---------------------------------------------------------------------------- the archive
-class StoreArchive:
-    """The match store as the dashboard's history (``nardy.web.services.MatchArchive``), with each
-    match's analysis (``MatchAnalyser``), made once per version of its record by ``engines(variant)``
-    (default: ``nardy.hints.engine_for``)."""
-
-    def __init__(self, store: MatchStore, engines: Callable[[Any], Any] | None = None) -> None:
-        from nardy.referee.export import FORMATS
-        from nardy.web.archive import MatchAnalyses
-
-        self.store = store
-        self._formats = tuple(FORMATS)
-        self.analyses = MatchAnalyses(store, engines)
-
-    @property
-    def formats(self) -> Sequence[str]:
-        return self._formats
-
-    def list_matches(self) -> Sequence[Mapping[str, Any]]:
-        out = []
-        for m in self.store.list_matches():
-            out.append(
-                {
-                    "id": str(m.id),
-                    "white": m.white,
-                    "black": m.black,
-                    "variant": m.variant,
-                    "length": m.length,
-                    "score": {"white": m.score[0], "black": m.score[1]},
-                    "started": "" if m.started_at is None else m.started_at.isoformat(timespec="seconds"),
-                    "games": m.games,
-                    "open": m.open,
-                }
-            )
-        return out
-
-    def _id(self, match_id: str) -> int:
-        if not match_id.isdigit():
-            raise KeyError(match_id)
-        return int(match_id)
-
-    def load_match(self, match_id: str) -> Mapping[str, Any]:
-        from nardy.referee.store_errors import StoreNotFoundError
-
-        try:
-            record = self.store.load_match(self._id(match_id))
-        except StoreNotFoundError:
-            raise KeyError(match_id) from None
-        games = []
-        for game in record.games:
-            moves = []
-            for number, turn in enumerate(game.turns, 1):
-                moves.append(
-                    {
-                        "number": number,
-                        "mover": turn.color.value,
-                        "roll": [turn.roll.high, turn.roll.low],
-                        "play": turn.play.text(),
-                        "before": turn.before.to_json(),
-                        "after": turn.after.to_json(),
-                        "source": "manual" if turn.manual else "e-dice",
-                        "flags": list(turn.flags),
-                    }
-                )
-            games.append(
-                {
-                    "number": game.number,
-                    "moves": moves,
-                    "result": None if game.result is None else game.result.to_json(),
-                }
-            )
-        info = record.info
-        return {
-            "id": match_id,
-            "match": {
-                "variant": info.variant.name,
-                "length": info.length,
-                "white": info.white,
-                "black": info.black,
-                "venue": info.venue,
-            },
-            "games": games,
-        }
-
-    def export(self, match_id: str, fmt: str) -> Any:
-        from nardy.web.archive import export_download
-
-        if fmt not in self._formats:
-            raise ValueError(f"unknown export format {fmt!r}")
-        media = {
-            "mat": "text/plain; charset=utf-8",
-            "sgf": "application/x-go-sgf",
-            "json": "application/json",
-            "sheet": "text/html; charset=utf-8",
-            "pdf": "application/pdf",
-        }[fmt]
-        return export_download(self.store, self.analyses, match_id, fmt, media)
-
-    def analyse(self, match_id: str) -> Mapping[str, Any]:
-        from nardy.web.archive import analysis_json
-
-        return analysis_json(match_id, self.analyses)
 
 
 # ---------------------------------------------------------------------------- video time
@@ -398,6 +294,8 @@ class LiveSession:
                 self.opts.profile,
                 self.opts.profile_path.stem,
             )
+        from nardy.web.archive import StoreArchive
+
         services = Services(
             referee=self.referee,
             camera=self.frames,

@@ -29,7 +29,7 @@ from typing import Any
 
 from nardy.hints.engine import Chances, Hint, rank
 from nardy.hints.features import flip
-from nardy.rules import Play, Position, Roll, RulesError, Step, Variant, find_variant
+from nardy.rules import Play, Position, Roll, RulesError, Step, Variant, find_variant, notation
 from nardy.rules.board import from_mover, to_mover
 from nardy.rules.movegen import Board
 from nardy.rules.position import CHECKERS
@@ -71,16 +71,7 @@ def check_position(variant: Variant, position: Position, roll: Roll) -> None:
 
 def gnubg_board(board: Board) -> GnubgBoard:
     """A mover board as gnubg's ``[player not on roll, player on roll]``."""
-    mover = [0] * 25
-    opp = [0] * 25
-    for q in range(1, 25):
-        n = board[q]
-        if n > 0:
-            mover[q - 1] = n
-        elif n < 0:
-            opp[24 - q] = -n
-    mover[24] = board[25]
-    opp[24] = board[26]
+    opp, mover = notation.gnubg_board(board)
     return [opp, mover]
 
 

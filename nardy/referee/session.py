@@ -317,15 +317,7 @@ class Referee:
         turn.play = play
         turn.after = after
         turn.flags.add("uncertain")
-        self.bus.emit(
-            "play",
-            mover=turn.mover.value,
-            dice=[turn.roll.high, turn.roll.low],
-            play=play.text(),
-            margin=None,
-            position=after.to_json(),
-            flags=sorted(turn.flags),
-        )
+        self._emit_play(turn, play, after, None)
         result = self.variant.result(after, self.cube.value)
         self._commit()
         who = f"{turn.mover}'s {turn.roll}"
@@ -334,6 +326,17 @@ class Referee:
         if result is not None:
             self._end_game(result)
         return True
+
+    def _emit_play(self, turn: Turn, play: Play, after: Position, margin: float | None) -> None:
+        self.bus.emit(
+            "play",
+            mover=turn.mover.value,
+            dice=[turn.roll.high, turn.roll.low],
+            play=play.text(),
+            margin=None if margin is None or not math.isfinite(margin) else round(margin, 2),
+            position=after.to_json(),
+            flags=sorted(turn.flags),
+        )
 
     def _out_of_turn(self, turn: Turn, roll: Roll, source: str) -> None:
         self._alert(
@@ -490,15 +493,7 @@ class Referee:
             turn.play = play
             turn.after = after
             turn.flags.add("uncertain")
-            self.bus.emit(
-                "play",
-                mover=turn.mover.value,
-                dice=[turn.roll.high, turn.roll.low],
-                play=play.text(),
-                margin=None,
-                position=after.to_json(),
-                flags=sorted(turn.flags),
-            )
+            self._emit_play(turn, play, after, None)
             self._commit()  # starts the opponent's turn with the throw that was waiting
             self._alert(
                 ev.CHECK,
@@ -612,15 +607,7 @@ class Referee:
         turn.after = decision.position
         turn.play = decision.play
         if changed:
-            self.bus.emit(
-                "play",
-                mover=turn.mover.value,
-                dice=[turn.roll.high, turn.roll.low],
-                play=decision.play.text(),
-                margin=round(decision.margin, 2) if math.isfinite(decision.margin) else None,
-                position=decision.position.to_json(),
-                flags=sorted(turn.flags),
-            )
+            self._emit_play(turn, decision.play, decision.position, decision.margin)
         result = self.variant.result(decision.position, self.cube.value)
         if result is not None:
             self._commit()

@@ -142,16 +142,26 @@ def from_xgid(text: str) -> tuple[Position, XgidInfo]:
 
 
 # ----------------------------------------------------------------------------- gnubg position ID
+def gnubg_board(board: tuple[int, ...] | list[int]) -> tuple[list[int], list[int]]:
+    """A mover board (:mod:`nardy.rules.board`) as GNU Backgammon's pair of 25 counts:
+    ``(player not on roll, player on roll)``, each in its own numbering, index 24 the bar."""
+    mover = [0] * 25
+    opp = [0] * 25
+    for q in range(1, 25):
+        n = board[q]
+        if n > 0:
+            mover[q - 1] = n
+        elif n < 0:
+            opp[24 - q] = -n
+    mover[24] = board[25]
+    opp[24] = board[26]
+    return opp, mover
+
+
 def to_gnubg_id(position: Position) -> str:
     """GNU Backgammon's 14-character position ID, from the side to move's point of view."""
     _require_short(position)
-    b = to_mover(position)
-    mover = [max(b[q], 0) for q in range(1, 25)] + [b[25]]
-    opp = [0] * 25
-    for q in range(1, 25):
-        if b[q] < 0:
-            opp[24 - q] = -b[q]
-    opp[24] = b[26]
+    opp, mover = gnubg_board(to_mover(position))
     bits: list[int] = []
     for side in (opp, mover):
         for n in side:

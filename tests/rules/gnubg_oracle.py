@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nardy.rules import Position, Roll
+from nardy.rules import Position, Roll, notation
 from nardy.rules.board import to_mover
 from nardy.rules.movegen import Board
 
@@ -12,17 +12,8 @@ GnubgBoard = tuple[tuple[int, ...], tuple[int, ...]]
 
 
 def gnubg_board(board: Board) -> GnubgBoard:
-    """A mover board as gnubg's ``[opponent, player on roll]``, each 25 counts in its own numbering."""
-    mover = [0] * 25
-    opp = [0] * 25
-    for q in range(1, 25):
-        n = board[q]
-        if n > 0:
-            mover[q - 1] = n
-        elif n < 0:
-            opp[24 - q] = -n
-    mover[24] = board[25]
-    opp[24] = board[26]
+    """A mover board as gnubg's ``(opponent, player on roll)``, as hashable tuples."""
+    opp, mover = notation.gnubg_board(board)
     return tuple(opp), tuple(mover)
 
 

@@ -16,7 +16,6 @@ from typing import Any, NoReturn
 import pytest
 from flask.testing import FlaskClient
 
-from nardy.cli._live import StoreArchive as LiveArchive
 from nardy.hints import engine_for
 from nardy.referee.recorder import Recorder
 from nardy.referee.session import Referee
@@ -63,7 +62,7 @@ def engines() -> OwnEngines:
     return OwnEngines()
 
 
-@pytest.fixture(params=[StoreArchive, LiveArchive], ids=["web-archive", "live-archive"])
+@pytest.fixture(params=[StoreArchive], ids=["web-archive"])
 def archive(request: pytest.FixtureRequest, store: MatchStore, engines: OwnEngines) -> MatchArchive:
     made: MatchArchive = request.param(store, engines)
     return made
@@ -140,7 +139,7 @@ def test_a_failed_analysis_is_reported_and_the_exports_go_on(
     def broken(variant: Any) -> NoReturn:
         raise RuntimeError("the engine is broken")
 
-    for kind in (StoreArchive, LiveArchive):
+    for kind in (StoreArchive,):
         for c in client_for(recorded, kind(store, broken), tmp_path):
             r = c.get("/api/matches/1/analysis")
             assert r.status_code == 503
