@@ -284,8 +284,9 @@ class Referee:
             self._start_turn(turn.mover.other, roll, source)
             return
         if turn.status == "waiting":
-            if self._settler.stable is not None:
-                # the board is still and shows nothing played: the throw is out of turn
+            if self._settler.stable is not None or self.last_reading is None:
+                # the board is still and shows nothing played (or there is no camera to wait
+                # for): the throw is out of turn
                 self._out_of_turn(turn, roll, source)
                 return
             # the board is moving (a hand, a checker still sliding): decide once it settles
