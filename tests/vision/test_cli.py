@@ -75,3 +75,24 @@ def test_recognize_reads_a_profile(
     assert main(["recognize", str(synth_dir / label["file"]), "--profile", str(profile)]) == 0
     out = capsys.readouterr().out
     assert "top:" in out and "bottom:" in out
+
+
+def test_recognize_samples_frames_of_a_video(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import cv2
+    import numpy as np
+
+    from nardy.vision.layout import BoardLayout
+    from nardy.vision.scene import Scene
+
+    scene = Scene.random(np.random.default_rng(3), size=(640, 360), tilt=(10.0, 10.0))
+    path = tmp_path / "clip.mp4"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), 4, (640, 360))
+    if not writer.isOpened():
+        pytest.skip("this OpenCV build cannot write mp4")
+    for _ in range(8):
+        writer.write(scene.render(BoardLayout.short_start()).image)
+    writer.release()
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in scene.corners())
+    assert main(["recognize", str(path), "--corners", corners, "--json", "--every", "1"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["file"].rsplit("#", 1)[1] for r in records] == ["0", "4"]
