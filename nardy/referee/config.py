@@ -24,6 +24,11 @@ class RefereeConfig:
     illegal_margin: float = 8.0
     """How much better (log) the free reading must explain the board than every legal candidate
     before the referee calls a play illegal (about 3000:1)."""
+    bias_window: int = 15
+    """Settled readings over which the referee learns how far this camera usually reads from the
+    position that stands (the median gap); thresholds count from there."""
+    max_bias: float = 4.0
+    """The most of that usual gap the referee forgives (a camera worse than this needs looking at)."""
     unreadable_log_likelihood: float = -60.0
     """Below this (log) even the free reading is too unlikely: the position is unreadable."""
     unfinished_grace: int = 1

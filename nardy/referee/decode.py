@@ -48,8 +48,14 @@ def decode(
     first_turn: bool,
     reading: BoardReading,
     config: RefereeConfig,
+    bias: float = 0.0,
 ) -> Decision:
-    """Decide what ``reading`` shows after the side to move in ``before`` threw ``roll``."""
+    """Decide what ``reading`` shows after the side to move in ``before`` threw ``roll``.
+
+    ``bias``: how far (natural log) this camera's free reading usually is from the position
+    that stands, on this board (a stack it always reads one short, say); departures beyond it
+    are what count.
+    """
     legal = variant.legal_plays(before, roll, first_turn)
     scored: list[tuple[float, Kind, Position, Play | None]] = [
         (reading.log_likelihood(before), "unchanged", before, None)
@@ -63,7 +69,7 @@ def decode(
     second_ll = scored[1][0] if len(scored) > 1 else float("-inf")
     free_ll = reading.best_log_likelihood()
 
-    gap = free_ll - best_ll
+    gap = free_ll - best_ll - bias
     if gap > config.illegal_margin:
         return _not_a_candidate(variant, before, roll, first_turn, reading, config, gap)
     if gap > config.doubt_margin:

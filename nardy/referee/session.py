@@ -10,8 +10,10 @@ call them from their own threads.
 from __future__ import annotations
 
 import math
+import statistics
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -125,6 +127,8 @@ class Referee:
         self.dice: dict[str, Any] = {"connected": None, "device": None, "battery": None, "state": "idle"}
         self.camera: dict[str, Any] = {"ok": None, "message": ""}
         self.last_reading: BoardReading | None = None
+        self._gaps: deque[float] = deque(maxlen=self.config.bias_window)
+        """Recent gaps between the free reading and the position that stood (see ``bias``)."""
         self._setup_ok = True
         self.start_match(info or MatchInfo())
 
@@ -423,12 +427,25 @@ class Referee:
             if was_settled != (self._settler.disturbed_since is None):
                 self.bus.emit("board", settled=was_settled is False, where=list(self._settler.where))
 
+    @property
+    def bias(self) -> float:
+        """How far this camera's free reading usually is from the position that stands (log)."""
+        if len(self._gaps) < 3:
+            return 0.0
+        return min(statistics.median(self._gaps), self.config.max_bias)
+
+    def _learn_gap(self, reading: BoardReading, standing: Position) -> None:
+        self._gaps.append(max(reading.best_log_likelihood() - reading.log_likelihood(standing), 0.0))
+
     def _assess(self, reading: BoardReading) -> tuple[Hashable, Callable[[], None]]:
         """What a still board means now (a key that stays the same while the meaning does), and
         what to do once it has settled."""
         if self.phase in ("opening", "game-over", "match-over"):
             start = Position.initial(self.variant.name)
             ok = reading.best_log_likelihood() - reading.log_likelihood(start) < self.config.illegal_margin
+
+            if ok:
+                self._learn_gap(reading, start)
 
             def setup() -> None:
                 self._setup_ok = ok
@@ -438,18 +455,24 @@ class Referee:
             return ("setup", ok), setup
         turn = self.turn
         if turn is None:
-            gap = reading.best_log_likelihood() - reading.log_likelihood(self.position)
+            gap = reading.best_log_likelihood() - reading.log_likelihood(self.position) - self.bias
             changed = gap > self.config.illegal_margin
+            if not changed:
+                self._learn_gap(reading, self.position)
             seen = reading.most_likely()[0] if changed else None
             return ("still", seen), lambda: self._check_unchanged(reading, changed)
-        decision = decode(self.variant, turn.before, turn.roll, turn.first_turn, reading, self.config)
+        decision = decode(
+            self.variant, turn.before, turn.roll, turn.first_turn, reading, self.config, self.bias
+        )
         opener: Decision | None = None
         if turn.first_turn and not self.moves and decision.kind in ("illegal", "unreadable", "count"):
             other = turn.before.with_turn(turn.mover.other)
-            alt = decode(self.variant, other, turn.roll, True, reading, self.config)
+            alt = decode(self.variant, other, turn.roll, True, reading, self.config, self.bias)
             if alt.kind in ("complete", "partial"):
                 opener = alt
         chosen = opener or decision
+        if chosen.kind in ("unchanged", "complete") and chosen.position is not None:
+            self._learn_gap(reading, chosen.position)
         if turn.queued is not None and chosen.kind in ("illegal", "unsure", "unreadable", "count"):
             both = self._two_plays(turn, reading)
             if both is not None:
@@ -476,7 +499,9 @@ class Referee:
         free = reading.best_log_likelihood()
         best: tuple[float, Play, Position, Decision, Position] | None = None
         for play, after in self.variant.legal_plays(turn.before, turn.roll, turn.first_turn).items():
-            second = decode(self.variant, after.with_turn(nxt), roll, nxt_first, reading, self.config)
+            second = decode(
+                self.variant, after.with_turn(nxt), roll, nxt_first, reading, self.config, self.bias
+            )
             if second.kind not in ("complete", "partial", "unchanged") or second.position is None:
                 continue
             ll = reading.log_likelihood(second.position)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
+from nardy.referee.config import RefereeConfig
 from nardy.referee.events import Event, EventBus
 from nardy.referee.match import MatchInfo
 from nardy.referee.reading import BoardReading
@@ -24,9 +25,9 @@ class Clock:
 class Table:
     """A referee plus helpers that play the part of the camera and the dice."""
 
-    def __init__(self, info: MatchInfo) -> None:
+    def __init__(self, info: MatchInfo, config: RefereeConfig | None = None) -> None:
         self.clock = Clock()
-        self.ref = Referee(info, bus=EventBus(self.clock), clock=self.clock)
+        self.ref = Referee(info, config, bus=EventBus(self.clock), clock=self.clock)
 
     def show(self, position: Position, confidence: float = 0.97, frames: int = 5) -> None:
         """The board shows ``position``, still, for long enough to settle."""
@@ -59,7 +60,7 @@ class Table:
 
 @pytest.fixture
 def table() -> Callable[..., Table]:
-    def make(variant: str = "short", **kw: object) -> Table:
-        return Table(MatchInfo(variant=variant, **kw))  # type: ignore[arg-type]
+    def make(variant: str = "short", config: RefereeConfig | None = None, **kw: object) -> Table:
+        return Table(MatchInfo(variant=variant, **kw), config)  # type: ignore[arg-type]
 
     return make

@@ -280,3 +280,46 @@ def test_a_play_seen_only_together_with_the_opponents_next_move(table: Make) -> 
     assert [m.play.text() for m in t.ref.moves] == ["24/13"] and "uncertain" in t.ref.moves[0].flags
     assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK and t.ref.turn.status == "played"
     assert t.last("play").data["play"] == "8/5 6/5" and ILLEGAL_PLAY not in t.alerts()
+
+
+def test_a_camera_that_always_misreads_a_tall_stack_is_forgiven_that_but_no_more(table: Make) -> None:
+    from nardy.referee.config import RefereeConfig
+    from nardy.referee.reading import BoardReading
+
+    def biased(position: Position) -> BoardReading:
+        """A camera that reads the two five-high stacks of 6 and 19 one short, fairly sure of it."""
+        points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in position.points]
+        for i in (5, 18):
+            n = position.points[i]
+            if abs(n) >= 5:
+                s = 1 if n > 0 else -1
+                points[i] = {n - s: 0.9, n: 0.08, n - 2 * s: 0.02}
+        return BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None)
+
+    def play_opening(t: Table) -> None:
+        start = Position.initial("short")
+        for position, roll in ((start, (6, 5)), (start.apply("24/13"), (4, 2))):
+            for _ in range(5):
+                t.clock.t += 0.2
+                t.ref.on_reading(biased(position))
+            t.roll(*roll)
+        for _ in range(5):
+            t.clock.t += 0.2
+            t.ref.on_reading(biased(t.ref.position.apply("13/9 13/11")))
+
+    learning = table("short")
+    play_opening(learning)
+    assert [m.play.text() for m in learning.ref.moves] == ["24/13"]
+    assert learning.ref.turn is not None and learning.ref.turn.play is not None
+    assert learning.ref.turn.play.text() == "13/11 13/9"
+    assert not learning.alerts() and learning.ref.bias > 2
+    # the same camera with nothing forgiven keeps asking for a look
+    strict = table("short", config=RefereeConfig(max_bias=0.0))
+    play_opening(strict)
+    assert any(e.kind == "alert" and e.data["code"] == "please-look" for e in strict.ref.bus.history)
+    # and what it forgives is the usual gap, not an illegal play
+    learning.roll(3, 1)
+    for _ in range(5):
+        learning.clock.t += 0.2
+        learning.ref.on_reading(biased(learning.ref.position.apply("13/8")))
+    assert ILLEGAL_PLAY in learning.alerts()
