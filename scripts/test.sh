@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   need=()
-  command -v gnubg >/dev/null 2>&1 || need+=(gnubg)
+  { command -v gnubg || [ -x /usr/games/gnubg ]; } >/dev/null 2>&1 || need+=(gnubg)
   [ -x /usr/bin/chromium ] || need+=(chromium)
   if [ ${#need[@]} -gt 0 ]; then
     echo "installing system packages: ${need[*]}" >&2
