@@ -305,7 +305,7 @@ class LiveSession:
             settings=settings,
         )
         self.web = serve_in_thread(create_app(services), self.opts.host, self.opts.port)
-        port = self.web.server.server_port
+        port = self.web.port
         shown = "127.0.0.1" if self.opts.host in ("0.0.0.0", "::") else self.opts.host
         self.url = f"http://{shown}:{port}/"
         self.token = settings.token
