@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from nardy.calibration.profile import Intrinsics
+from nardy.calibration.profile import LensCalibration
 
 F64 = NDArray[np.float64]
 
@@ -79,8 +79,8 @@ def find_pattern(spec: PatternSpec, image: NDArray[np.uint8]) -> tuple[F64, F64]
 
 def calibrate_lens(
     spec: PatternSpec, images: Sequence[NDArray[np.uint8]], *, min_views: int = 4, radial_only: bool = True
-) -> tuple[Intrinsics, int]:
-    """Intrinsics from views of the pattern (all the same size); also returns how many views were used.
+) -> tuple[LensCalibration, int]:
+    """The lens from views of the pattern (all the same size); also returns how many views were used.
 
     ``radial_only`` keeps tangential distortion and k3 at zero, which a handful of views cannot
     pin down reliably.
@@ -101,31 +101,25 @@ def calibrate_lens(
     flags = cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K3 if radial_only else 0
     rms, k, dist, _, _ = cv2.calibrateCamera(objs, imgs, size, None, None, flags=flags)
     d = np.asarray(dist, dtype=np.float64).reshape(-1)
-    intr = Intrinsics(
-        tuple((float(r[0]), float(r[1]), float(r[2])) for r in np.asarray(k)),
-        tuple(float(v) for v in d),
-        size,
-        float(rms),
-    )
-    return intr, len(objs)
+    return LensCalibration.from_values(np.asarray(k, dtype=np.float64), d, size, float(rms)), len(objs)
 
 
-def undistort_image(intrinsics: Intrinsics, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+def undistort_image(lens: LensCalibration, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """The frame as an ideal pinhole camera with the same matrix would see it."""
-    intr = intrinsics.scaled((image.shape[1], image.shape[0]))
+    intr = lens.for_size((image.shape[1], image.shape[0]))
     return np.asarray(cv2.undistort(image, intr.k, intr.dist), dtype=np.uint8)
 
 
-def undistort_points(intrinsics: Intrinsics, points: F64, size: tuple[int, int]) -> F64:
+def undistort_points(lens: LensCalibration, points: F64, size: tuple[int, int]) -> F64:
     """Image points (N, 2) of a frame of ``size`` -> where they are in the undistorted frame."""
-    intr = intrinsics.scaled(size)
+    intr = lens.for_size(size)
     p = cv2.undistortPoints(np.asarray(points, np.float64).reshape(-1, 1, 2), intr.k, intr.dist, P=intr.k)
     return np.asarray(p, dtype=np.float64).reshape(-1, 2)
 
 
-def distort_points(intrinsics: Intrinsics, points: F64, size: tuple[int, int]) -> F64:
+def distort_points(lens: LensCalibration, points: F64, size: tuple[int, int]) -> F64:
     """The inverse of ``undistort_points``."""
-    intr = intrinsics.scaled(size)
+    intr = lens.for_size(size)
     k = intr.k
     p = np.asarray(points, np.float64).reshape(-1, 2)
     norm = np.column_stack([(p[:, 0] - k[0, 2]) / k[0, 0], (p[:, 1] - k[1, 2]) / k[1, 1], np.ones(len(p))])

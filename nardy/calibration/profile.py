@@ -37,12 +37,13 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from nardy.calibration.orientation import Orientation, OrientationError
 from nardy.rules.position import Position
 from nardy.rules.variants import find_variant
 from nardy.vision.geometry import BoardGeometry
+from nardy.vision.rectify import Intrinsics
 
 PROFILE_VERSION = 2
 """The version ``save`` writes."""
@@ -150,27 +151,53 @@ class ColourModels:
         )
 
 
-@dataclass(frozen=True)
-class Intrinsics:
-    """A calibrated camera: 3x3 ``matrix``, OpenCV ``distortion`` coefficients (k1, k2, p1, p2, k3...),
-    the image ``size`` (width, height) it was calibrated at and the ``rms`` reprojection error (px).
+@dataclass(frozen=True, eq=False)
+class LensCalibration:
+    """A calibrated camera as the profile keeps it: ``nardy.vision``'s ``Intrinsics`` (the 3x3 matrix
+    ``k`` and the OpenCV distortion coefficients ``dist``: k1, k2, p1, p2, k3...), the image ``size``
+    (width, height) they belong to and the calibration's ``rms`` reprojection error (pixels).
 
-    ``k`` and ``dist`` give them as arrays, the form ``nardy.vision`` takes."""
+    ``for_size`` gives the ``Intrinsics`` for frames of any resolution of the same sensor, the form the
+    recognizer takes."""
 
-    matrix: tuple[tuple[float, float, float], ...]
-    distortion: tuple[float, ...]
+    intrinsics: Intrinsics
     size: tuple[int, int]
     rms: float = 0.0
 
+    def __post_init__(self) -> None:
+        k = np.array(self.intrinsics.k, dtype=np.float64).reshape(3, 3)
+        dist = np.array(self.intrinsics.dist, dtype=np.float64).reshape(-1)
+        k.setflags(write=False)
+        dist.setflags(write=False)
+        object.__setattr__(self, "intrinsics", Intrinsics(k, dist))
+        object.__setattr__(self, "size", (int(self.size[0]), int(self.size[1])))
+
+    @classmethod
+    def from_values(
+        cls,
+        matrix: ArrayLike,
+        distortion: ArrayLike,
+        size: tuple[int, int],
+        rms: float = 0.0,
+    ) -> LensCalibration:
+        """From a 3x3 ``matrix`` and the ``distortion`` coefficients as plain numbers."""
+        return cls(
+            Intrinsics(np.asarray(matrix, dtype=np.float64), np.asarray(distortion, dtype=np.float64)),
+            size,
+            rms,
+        )
+
     @property
     def k(self) -> NDArray[np.float64]:
-        return np.asarray(self.matrix, dtype=np.float64)
+        """The camera matrix (3, 3) at ``size``."""
+        return self.intrinsics.k
 
     @property
-    def dist(self) -> NDArray[np.float64]:
-        return np.asarray(self.distortion, dtype=np.float64)
+    def distortion(self) -> tuple[float, ...]:
+        """The distortion coefficients."""
+        return tuple(float(v) for v in self.intrinsics.dist)
 
-    def scaled(self, size: tuple[int, int]) -> Intrinsics:
+    def scaled(self, size: tuple[int, int]) -> LensCalibration:
         """The same lens at another resolution of the same sensor (same aspect ratio)."""
         if size == self.size:
             return self
@@ -183,18 +210,22 @@ class Intrinsics:
         k = self.k.copy()
         k[0] *= sx
         k[1] *= sy
-        return Intrinsics(tuple(_triple(r) for r in k), self.distortion, size, self.rms)
+        return LensCalibration(Intrinsics(k, self.intrinsics.dist.copy()), size, self.rms)
+
+    def for_size(self, size: tuple[int, int]) -> Intrinsics:
+        """``nardy.vision``'s ``Intrinsics`` for frames of ``size`` (width, height)."""
+        return self.scaled(size).intrinsics
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "matrix": [list(r) for r in self.matrix],
+            "matrix": [[float(v) for v in row] for row in self.k],
             "distortion": list(self.distortion),
             "size": list(self.size),
             "rms": self.rms,
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> Intrinsics:
+    def from_json(cls, data: Any) -> LensCalibration:
         d = _mapping(data, "intrinsics", {"matrix", "distortion", "size", "rms"})
         m = d.get("matrix")
         if not isinstance(m, list) or len(m) != 3:
@@ -205,9 +236,9 @@ class Intrinsics:
         dist = d.get("distortion")
         if not isinstance(dist, list) or len(dist) not in (4, 5, 8, 12, 14):
             raise ProfileError("profile field 'intrinsics.distortion' must hold 4, 5, 8, 12 or 14 numbers")
-        return cls(
+        return cls.from_values(
             matrix,
-            tuple(_floats(dist, "intrinsics.distortion", len(dist))),
+            _floats(dist, "intrinsics.distortion", len(dist)),
             _size(d.get("size"), "intrinsics.size"),
             _float(d.get("rms", 0.0), "intrinsics.rms"),
         )
@@ -275,8 +306,8 @@ class Profile:
     """How sure the finder was (1 for hand-placed corners)."""
     colours: ColourModels | None = None
     """Colour models learned from the start position."""
-    intrinsics: Intrinsics | None = None
-    """The camera's lens, when calibrated."""
+    intrinsics: LensCalibration | None = None
+    """The camera's lens, when calibrated (``intrinsics.for_size(size)`` for the recognizer)."""
     markers: MarkerSet | None = None
     """ArUco markers on the frame, when used."""
     created: str = ""
@@ -421,7 +452,7 @@ class Profile:
             ),
             corners_confidence=_float(d.get("corners_confidence", 1.0), "corners_confidence"),
             colours=optional("colours", ColourModels.from_json),
-            intrinsics=optional("intrinsics", Intrinsics.from_json),
+            intrinsics=optional("intrinsics", LensCalibration.from_json),
             markers=optional("markers", MarkerSet.from_json),
             created=created,
         )

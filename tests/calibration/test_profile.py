@@ -11,13 +11,14 @@ from nardy.calibration.profile import (
     PROFILE_VERSION,
     ColourModel,
     ColourModels,
-    Intrinsics,
+    LensCalibration,
     MarkerSet,
     Profile,
     ProfileError,
 )
 from nardy.rules import Position
 from nardy.vision.geometry import BoardGeometry
+from nardy.vision.rectify import Intrinsics
 
 CORNERS = ((100.0, 80.0), (1180.0, 90.0), (1150.0, 650.0), (120.0, 640.0))
 
@@ -37,9 +38,11 @@ def _full_profile() -> Profile:
         corners_source="auto",
         corners_confidence=0.93,
         colours=ColourModels(light, dark, {"field": field}),
-        intrinsics=Intrinsics(
-            ((900.0, 0.0, 640.0), (0.0, 900.0, 360.0), (0.0, 0.0, 1.0)),
-            (-0.1, 0.02, 0.0, 0.0, 0.0),
+        intrinsics=LensCalibration(
+            Intrinsics(
+                np.array([[900.0, 0.0, 640.0], [0.0, 900.0, 360.0], [0.0, 0.0, 1.0]]),
+                np.array([-0.1, 0.02, 0.0, 0.0, 0.0]),
+            ),
             (1280, 720),
             0.31,
         ),
@@ -156,6 +159,17 @@ def test_intrinsics_scale_with_the_resolution() -> None:
     assert half.k[0, 0] == pytest.approx(450.0) and half.k[1, 2] == pytest.approx(180.0)
     with pytest.raises(ProfileError, match="another aspect ratio"):
         intr.scaled((640, 480))
+
+
+def test_the_profile_gives_the_recognizer_its_own_intrinsics_type(tmp_path: Path) -> None:
+    path = _full_profile().save(tmp_path / "board.json")
+    lens = Profile.load(path).intrinsics
+    assert lens is not None
+    for_frames = lens.for_size((640, 360))
+    assert type(for_frames) is Intrinsics  # nardy.vision's, as Recognizer(intrinsics=...) takes
+    np.testing.assert_allclose(for_frames.k, [[450.0, 0.0, 320.0], [0.0, 450.0, 180.0], [0.0, 0.0, 1.0]])
+    np.testing.assert_allclose(for_frames.dist, [-0.1, 0.02, 0.0, 0.0, 0.0])
+    assert not lens.k.flags.writeable  # a profile's lens cannot be changed in place
 
 
 def test_colour_models_measure_distance() -> None:
