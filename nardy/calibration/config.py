@@ -14,39 +14,39 @@ from dataclasses import dataclass, field
 class EdgeConfig:
     blur_sigma: float = 1.2
     """Gaussian smoothing before the gradient (working pixels)."""
-    high_quantile: float = 0.90
-    """Canny's upper threshold: this quantile of the gradient magnitude..."""
-    high_floor: float = 12.0
-    """...but at least this (Lab units per pixel, times Sobel's gain of 8)."""
-    low_ratio: float = 0.4
-    """Canny's lower threshold as a fraction of the upper."""
     lightness_weight: float = 1.0
     """Weight of the L channel against a and b in the colour gradient."""
 
 
 @dataclass(frozen=True)
 class LineConfig:
-    votes: float = 0.10
-    """Least Hough votes for a line, as a fraction of the working image's shorter side."""
-    theta_step_deg: float = 0.5
-    """Hough angle resolution."""
-    max_lines: int = 80
-    """Most Hough lines looked at (strongest first, after suppressing near-duplicates)."""
-    keep: int = 24
-    """Lines kept for making quadrilaterals: those with the longest stretches covered by edges."""
-    gap: float = 0.02
-    """Gaps in a line's edges shorter than this (fraction of the image diagonal) are bridged."""
-    nms_rho: float = 6.0
-    """Two lines closer than this (pixels) ..."""
-    nms_theta_deg: float = 2.5
-    """... and this (degrees) are one line."""
-    support_radius: float = 1.5
-    """An edge pixel this close to a line supports it."""
+    lsd_scale: float = 0.5
+    """Scale at which OpenCV's line segment detector looks at the working image."""
+    chroma_gain: float = 2.5
+    """The Lab colour channels are stretched by this about their neutral value before the detector."""
+    min_segment: float = 6.0
+    """Shorter segments are dropped (pixels)."""
+    min_seed: float = 15.0
+    """Only segments at least this long start a line (shorter ones may join one)."""
+    tip_deg: tuple[float, float] = (4.0, 40.0)
+    """Two long segments meeting within ``tip_px`` at an angle in this range are the sides of a point
+    (its tip) and are not used for lines."""
+    tip_px: float = 4.0
+    merge_deg: float = 2.0
+    """Segments within this angle ..."""
+    merge_px: float = 2.0
+    """... whose ends lie within this distance of a line join it."""
+    candidates: int = 64
+    """Lines gathered from the segments (the most covered first) ...."""
+    gap: float = 0.08
+    """... gaps shorter than this (fraction of the image diagonal) bridged when measuring them ..."""
+    keep: int = 32
+    """... and those with the longest bridged stretch kept for making quadrilaterals."""
 
 
 @dataclass(frozen=True)
 class QuadConfig:
-    max_opposite_deg: float = 40.0
+    max_opposite_deg: float = 60.0
     """Largest angle between the two lines of a pair of opposite sides (perspective makes them meet)."""
     min_corner_deg: float = 35.0
     """Smallest angle at a corner of a candidate."""
@@ -58,7 +58,7 @@ class QuadConfig:
     """Least mean fraction of a candidate's sides covered by edges."""
     max_candidates: int = 40
     """Candidates passed on to the pattern check (best supported first)."""
-    scan_factor: int = 20
+    scan_factor: int = 4
     """At most ``scan_factor * max_candidates`` of the best supported are looked at for duplicates."""
     distinct: float = 0.03
     """Candidates whose corners all lie within this (fraction of the image diagonal) of a better one are
@@ -84,26 +84,82 @@ class PatternConfig:
 
 
 @dataclass(frozen=True)
-class SearchConfig:
-    pattern: PatternConfig = field(default_factory=lambda: PatternConfig(px_per_unit=60))
-    """The pattern check used while climbing (a coarser view than the final check)."""
-    view_px: int = 288
-    """Side of the straight-on view of a candidate quadrilateral (pixels)."""
-    extend: float = 0.12
-    """How far beyond the quadrilateral that view reaches (fraction of its size, each side)."""
-    schedule: tuple[tuple[float, int], ...] = ((0.02, 6), (0.008, 2), (0.004, 2), (0.002, 1))
-    """Steps of the climb: (step as a fraction of the quadrilateral, steps tried each way)."""
-    min_size: float = 0.3
-    """Smallest playing area looked for, as a fraction of the quadrilateral's sides."""
-    climbs: int = 3
-    """How many of the best starting rectangles are climbed."""
+class StructureConfig:
+    """The one-dimensional fits of the points' layout in a quadrilateral's straight-on view."""
+
+    view_px: int = 160
+    """Side of the view a quadrilateral is searched in (pixels) ..."""
+    fine_view_px: int = 160
+    """... and of the view a result is polished and checked in."""
+    extend: float = 0.15
+    """How far beyond the quadrilateral the view reaches (fraction of its size, each side)."""
+    width_range: tuple[float, float] = (0.5, 1.12)
+    """Playing-area widths tried, as fractions of the quadrilateral's (it may be the board's outline)."""
+    height_range: tuple[float, float] = (0.55, 1.12)
+    """The same for the height."""
+    first_bands: tuple[float, float] = (0.06, 0.24)
+    """Rows of the quadrilateral (fractions from its top, and mirrored from its bottom) whose colours the
+    first column fit reads: inside the points whether the quadrilateral is the playing area or the
+    board's outline."""
+    band: tuple[float, float] = (0.08, 0.45)
+    """Rows read once the long sides are placed: fractions of the point length from the base."""
+    centre: float = 0.5
+    """Fraction of a point's width, about its centre, that a column's colour is read from."""
+    fine_band: tuple[float, float] = (0.45, 0.7)
+    """Rows read by ``structure.polish`` (fractions of the point length from the base): where the
+    points have narrowed, so their columns are placed sharply ..."""
+    fine_centre: float = 0.25
+    """... from this fraction of a point's width."""
+    outside: tuple[float, float] = (0.1, 0.45)
+    """The frame strip beyond each end that must not continue the points (point widths outward)."""
+    bar: tuple[float, float] = (0.2, 0.8)
+    """The part of the bar's width that must not continue the points."""
+    frame: tuple[float, float] = (0.08, 0.4)
+    """The frame strip beyond each long side whose rows must not alternate (point widths outward)."""
+    zone_weight: float = 0.5
+    """Weight of those strips' continuation of the pattern against the points' agreement."""
+    base: tuple[float, float] = (0.05, 0.4)
+    """The strip just inside each long side (point widths inward), of varied colours (the points' bases,
+    checkers), where the frame strip outside it (``frame``) is of one colour ..."""
+    base_weight: float = 0.3
+    """... and the weights of the colours' variety (``structure.row_texture``) inside ..."""
+    plain_weight: float = 0.1
+    """... and outside in the row fit (less: standing checkers hide the far side's frame)."""
+    texture_lag: float = 0.5
+    """Columns this far apart (point widths) are compared by ``structure.row_texture``."""
+    edge_weight: float = 0.3
+    """Weight of a straight edge along each long side (``structure.row_edges``) in the row fit."""
+    min_contrast: float = 10.0
+    """Least Lab distance between the two point colours for a column fit to count."""
+    contrast_scale: float = 25.0
+    """Contrast from which a column fit counts fully."""
+    step: float = 2.0
+    """Step of the exhaustive fits (view pixels)."""
+    shortlist: int = 150
+    """Column placements kept by a quick linear score for the full one."""
+    refit: bool = False
+    """Fit the columns and rows again, finer, once the rows are placed ..."""
+    polish: float = 0.3
+    """... within this reach (point widths)."""
+    distinct: float = 0.5
+    """Proposals closer than this (point widths) at both ends are one."""
+    proposals: int = 2
+    """Column placements followed up per view."""
+    polish_reach: float = 0.7
+    """How far (point widths) ``structure.polish`` moves a placement ..."""
+    polish_step: float = 0.1
+    """... in steps of this (point widths)."""
+    column_aliases: tuple[int, ...] = (1, 2)
+    """Shifts of the whole board by this many points are compared with a result ..."""
+    row_aliases: tuple[float, ...] = (0.46, 0.94)
+    """... and so are moves of one long side by these (point widths: the frame's width, a checker)."""
 
 
 @dataclass(frozen=True)
 class RefineConfig:
     step: float = 4.0
     """Spacing of edge samples along the model's lines (pixels of the image being refined)."""
-    searches: tuple[float, ...] = (10.0, 6.0, 3.0)
+    searches: tuple[float, ...] = (8.0, 4.0, 2.0)
     """Search distances of the successive passes (pixels of the working image)."""
     iterations: int = 3
     """Gauss-Newton steps per pass."""
@@ -111,10 +167,13 @@ class RefineConfig:
     """Tukey's constant for the residuals (pixels), at least..."""
     tukey_reach: float = 0.8
     """...this fraction of the pass's search distance (an early pass must be able to move far)."""
+    points_first: bool = True
+    """Use the points' sides from the first pass (they pin the ends when the frame matches the field,
+    so the short sides show no edge; the search must start within a fraction of a point then)."""
     full_resolution: bool = True
     """Finish with one pass on the full-resolution frame."""
-    final_search: float = 3.0
-    """Search distance of that last pass (pixels of the full frame)."""
+    final_searches: tuple[float, ...] = (6.0,)
+    """Search distances of the passes on the full frame (pixels of the full frame)."""
     min_response: float = 6.0
     """Weakest edge (colour-gradient magnitude) that counts as a match."""
     fit_lens: bool = True
@@ -129,38 +188,82 @@ class RefineConfig:
 
 @dataclass(frozen=True)
 class ConfidenceConfig:
-    pattern_mid: float = 0.62
-    """Pattern agreement at which confidence is one half (with everything else fine)."""
-    pattern_slope: float = 18.0
-    """Steepness of that step."""
-    edge_mid: float = 0.35
-    """Fraction of the outline matched by edges at which confidence is one half."""
-    edge_slope: float = 14.0
-    margin_mid: float = 0.03
-    """Lead of the best candidate over the best different one at which confidence is one half."""
+    """``BoardFinding.confidence`` is a product of steps ``1 / (1 + exp(-slope (x - mid)))``, one per cue:
+    a wrong result fails at least one of them."""
+
+    pattern_mid: float = 0.72
+    """Pattern score (``pattern.PatternScore.score``) at which confidence is one half ..."""
+    pattern_slope: float = 30.0
+    points_mid: float = 0.62
+    """... fraction of the points' sides on edges ..."""
+    points_slope: float = 30.0
+    edge_mid: float = 0.55
+    """... fraction of the side least on edges that is (``BoardFinding.weakest_side``) ..."""
+    edge_slope: float = 25.0
+    column_mid: float = -0.03
+    """... lead of the column fit over the board shifted by whole points (``structure.Aliases``) ..."""
+    column_slope: float = 60.0
+    row_mid: float = -0.02
+    """... lead of the row fit over a long side on the frame's outer edge or a row of checkers ..."""
+    row_slope: float = 60.0
+    margin_mid: float = 0.0
+    """... and lead of the result over the best different candidate."""
     margin_slope: float = 60.0
+    shape_mid: float = 0.25
+    """... and how far the corners' proportions are off (``BoardFinding.shape_error``, 0 when they fit)."""
+    shape_slope: float = 8.0
 
 
 @dataclass(frozen=True)
 class FinderConfig:
-    work_px: int = 800
+    work_px: int = 640
     """Longer side of the working image the search runs on."""
     edges: EdgeConfig = field(default_factory=EdgeConfig)
     lines: LineConfig = field(default_factory=LineConfig)
     quads: QuadConfig = field(default_factory=QuadConfig)
     pattern: PatternConfig = field(default_factory=PatternConfig)
-    search: SearchConfig = field(default_factory=SearchConfig)
+    structure: StructureConfig = field(default_factory=StructureConfig)
     refine: RefineConfig = field(default_factory=RefineConfig)
     confidence: ConfidenceConfig = field(default_factory=ConfidenceConfig)
-    search_quads: int = 16
-    """How many of the best-supported quadrilaterals are searched for a playing area."""
-    refine_top: int = 3
-    """How many of the best distinct playing areas found are refined before the final choice."""
+    view_blur: float = 1.0
+    """Gaussian smoothing of the working image before straight-on views are sampled from it (pixels)."""
+    search_quads: int = 24
+    """How many of the best-supported quadrilaterals are grouped by perspective ..."""
+    same_perspective: float = 0.03
+    """(two share one when either is within this of an axis-aligned rectangle in the other's straight-on
+    view, in units of its size: ``quads.misalignment``) ..."""
+    search_views: int = 6
+    """... and how many groups, best first, are searched for a playing area ..."""
+    roll_ratio: float = 0.7
+    """... each read the other way round too unless its points alternate less than this fraction as
+    strongly that way (``structure.alternation_strength``)."""
+    polish_rounds: int = 2
+    """Rounds of ``structure.polish``, each in a view of the last round's result, before the edge fit."""
+    alias_rounds: int = 1
+    """Times a result may be moved to a better alias (``structure.compare_aliases``) and refitted ..."""
+    alias_tolerance: float = 0.02
+    """... kept unless its refitted score falls more than this below the original's."""
+    polish_top: int = 4
+    """How many of the best distinct proposals are polished (``structure.polish``) ..."""
+    refine_top: int = 2
+    """... and how many of those, the most board-like, are then fitted to the edges."""
+    distinct_points: float = 0.3
+    """Proposals whose corners all lie within this many point widths of a better one are not refined."""
     distinct: float = 0.03
     """Two results whose corners all lie within this (fraction of the image diagonal) are the same."""
     refine_tolerance: float = 0.05
     """A fit whose pattern score falls more than this below its start's is rejected (it ran off)."""
-    support_weight: float = 0.3
-    """Weight of the outline's edge support against the pattern score when choosing the result."""
+    side_weight: float = 0.3
+    """Weight of the outline's edge support against the pattern score when choosing the result ..."""
+    point_weight: float = 0.3
+    """... and of the points' sides' edge support ..."""
+    shape_weight: float = 0.1
+    """... and of the proportions the corners imply being off the board's (``aspect``), in multiples
+    of a tolerance: ``shape_tolerance`` (log of the height-to-width ratio) plus ``shape_spread`` times
+    how loose the estimate is."""
+    shape_tolerance: float = 0.03
+    shape_spread: float = 1.0
+    focal_range: tuple[float, float] = (0.4, 1.9)
+    """Plausible focal lengths (fractions of the image width: fields of view of about 30 to 100 degrees)."""
     min_confidence: float = 0.5
     """Below this a finding is reported as unsure (``BoardFinding.ok`` is False)."""

@@ -60,7 +60,9 @@ class DriftConfig:
     min_shift: float = 3.0
     """A re-found board whose corners moved less than this (full-frame pixels) has not moved."""
     min_pattern: float = 0.7
-    """Pattern score a re-found board needs."""
+    """Pattern score a re-found board needs ..."""
+    min_support: float = 0.5
+    """... and fraction of its outline on edges, when found by the local re-fit."""
     finder: FinderConfig = field(default_factory=FinderConfig)
 
 
@@ -178,14 +180,24 @@ class DriftMonitor:
             colours=np.asarray(ps_old.colours, dtype=np.float64),
         )
         ps = pattern_score(fc.pattern, lab, fit.corners, self.geometry)
+
+        def merit(pattern: float, sides: float, points: float) -> float:
+            # as the finder ranks its candidates
+            return pattern + fc.side_weight * sides + fc.point_weight * points
+
         options: list[tuple[float, F64, float]] = []
-        if ps.score >= cfg.min_pattern and fit.side_support >= fc.confidence.edge_mid:
+        if ps.score >= cfg.min_pattern and fit.side_support >= cfg.min_support:
             local = name_corners(fit.corners / scale, self.corners)
-            options.append((ps.score + fc.support_weight * fit.side_support, local, float(ps.score)))
+            options.append((merit(ps.score, fit.side_support, fit.point_support), local, float(ps.score)))
         found = find_board(fc, frame, self.geometry, previous=self.corners)
         if found.corners is not None and found.ok and found.pattern is not None:
-            options.append((found.pattern.score + fc.support_weight * found.side_support, found.corners,
-                            found.confidence))
+            options.append(
+                (
+                    merit(found.pattern.score, found.side_support, found.point_support),
+                    found.corners,
+                    found.confidence,
+                )
+            )
         if not options:
             return None, 0.0
         _, corners, confidence = max(options, key=lambda o: o[0])

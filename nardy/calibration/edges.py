@@ -1,9 +1,11 @@
 """Stage 1 of the board finder -- edges and straight lines of a frame.
 
 ``colour_gradient`` gives a gradient that sees colour edges as well as lightness ones (green felt on
-a brown frame of the same lightness); ``edge_map`` runs Canny on it; ``hough_lines`` finds the long
-straight lines (the board's outline, the frame, the bar, the table's edge...) as ``Line``s in
-Hesse normal form; ``line_coverage`` measures how much of a stretch of a line edges cover.
+a brown frame of the same lightness); the refinement fits the board's drawing to it.
+``line_segments`` finds the frame's straight segments (in each Lab channel, for the same reason) and
+``merge_segments`` joins collinear ones into the long lines -- the board's outline, the frame's inner
+edge, the tray, the bar, the table's edge, clutter -- as ``LineTrace``s: a ``Line`` in Hesse normal
+form and how much of it the segments cover. Round things (checkers) give no long segments.
 """
 
 from __future__ import annotations
@@ -55,23 +57,18 @@ def colour_gradient(config: EdgeConfig, lab: F32) -> Gradient:
     blurred = cv2.GaussianBlur(lab, (0, 0), config.blur_sigma) if config.blur_sigma > 0 else lab
     gx = np.asarray(cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3), dtype=np.float32)
     gy = np.asarray(cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3), dtype=np.float32)
-    w = np.array([config.lightness_weight, 1.0, 1.0], dtype=np.float32)
-    gx *= w
-    gy *= w
+    if config.lightness_weight != 1.0:
+        gx[:, :, 0] *= config.lightness_weight
+        gy[:, :, 0] *= config.lightness_weight
     mag2 = gx * gx + gy * gy
-    best = np.argmax(mag2, axis=2)[:, :, None]
-    dx = np.take_along_axis(gx, best, axis=2)[:, :, 0]
-    dy = np.take_along_axis(gy, best, axis=2)[:, :, 0]
-    mag = np.sqrt(np.take_along_axis(mag2, best, axis=2)[:, :, 0])
+    dx, dy, best = gx[:, :, 0], gy[:, :, 0], mag2[:, :, 0]
+    for ch in (1, 2):
+        take = mag2[:, :, ch] > best
+        dx = np.where(take, gx[:, :, ch], dx)
+        dy = np.where(take, gy[:, :, ch], dy)
+        best = np.maximum(best, mag2[:, :, ch])
+    mag = np.sqrt(best)
     return Gradient(np.ascontiguousarray(dx), np.ascontiguousarray(dy), np.ascontiguousarray(mag))
-
-
-def edge_map(config: EdgeConfig, grad: Gradient) -> NDArray[np.uint8]:
-    """Canny edges (H, W) uint8 {0, 255} of the colour gradient, thresholds from its own statistics."""
-    high = max(config.high_floor, float(np.quantile(grad.magnitude, config.high_quantile)))
-    dx = np.clip(grad.dx, -32000, 32000).astype(np.int16)
-    dy = np.clip(grad.dy, -32000, 32000).astype(np.int16)
-    return np.asarray(cv2.Canny(dx, dy, config.low_ratio * high, high, L2gradient=True), dtype=np.uint8)
 
 
 @dataclass(frozen=True)
@@ -91,34 +88,6 @@ class Line:
         return np.array([-math.sin(self.theta), math.cos(self.theta)])
 
 
-def hough_lines(config: LineConfig, edges: NDArray[np.uint8]) -> list[Line]:
-    """The strongest straight lines of an edge map, near-duplicates merged, strongest first."""
-    h, w = edges.shape
-    threshold = max(10, int(config.votes * min(h, w)))
-    found: Any = cv2.HoughLinesWithAccumulator(edges, 1.0, math.radians(config.theta_step_deg), threshold)
-    if found is None:
-        return []
-    raw = np.asarray(found, dtype=np.float64).reshape(-1, 3)
-    raw = raw[np.argsort(-raw[:, 2], kind="stable")]
-    kept: list[Line] = []
-    tol = math.radians(config.nms_theta_deg)
-    for rho, theta, votes in raw:
-        duplicate = False
-        for k in kept:
-            dt = abs(theta - k.theta)
-            if dt < tol and abs(rho - k.rho) < config.nms_rho:
-                duplicate = True
-            elif abs(dt - math.pi) < tol and abs(rho + k.rho) < config.nms_rho:
-                duplicate = True
-            if duplicate:
-                break
-        if not duplicate:
-            kept.append(Line(float(rho), float(theta), float(votes)))
-            if len(kept) >= config.max_lines:
-                break
-    return kept
-
-
 def intersect(a: Line, b: Line) -> F64 | None:
     """Where two lines cross, or None if they are (nearly) parallel."""
     m = np.array([[math.cos(a.theta), math.sin(a.theta)], [math.cos(b.theta), math.sin(b.theta)]])
@@ -126,12 +95,6 @@ def intersect(a: Line, b: Line) -> F64 | None:
     if abs(det) < 1e-6:
         return None
     return np.asarray(np.linalg.solve(m, np.array([a.rho, b.rho])), dtype=np.float64)
-
-
-def near_edges(config: LineConfig, edges: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """(H, W) uint8 {0, 1}: pixels within ``support_radius`` of an edge."""
-    dist = cv2.distanceTransform(np.asarray(edges == 0, dtype=np.uint8), cv2.DIST_L2, 3)
-    return np.asarray(dist <= config.support_radius, dtype=np.uint8)
 
 
 @dataclass(frozen=True)
@@ -145,6 +108,8 @@ class LineTrace:
     cum: NDArray[np.float64]
     longest: float
     """Length (pixels) of the longest stretch covered by edges, gaps up to the tolerance bridged."""
+    covered: float = 0.0
+    """Length (pixels) covered in all."""
 
     def coverage(self, ta: NDArray[np.float64], tb: NDArray[np.float64]) -> NDArray[np.float64]:
         """Fraction covered between positions ``ta`` and ``tb`` (arrays); outside the image counts as
@@ -156,31 +121,165 @@ class LineTrace:
         return np.asarray((self.cum[b] - self.cum[a]) / np.maximum(hi - lo, 1.0), dtype=np.float64)
 
 
-def trace_line(line: Line, near: NDArray[np.uint8], gap: float) -> LineTrace:
-    """Follow ``line`` across ``near`` ((H, W) {0, 1}); gaps shorter than ``gap`` pixels are bridged
-    when measuring the longest covered stretch."""
-    h, w = near.shape
+def line_segments(config: LineConfig, image: NDArray[np.uint8]) -> F64:
+    """Straight segments (N, 4) float64 (x0, y0, x1, y1) of ``image`` (H, W, 3) uint8 BGR, found by
+    OpenCV's line segment detector in each Lab channel (the colour channels stretched, so a green
+    field on a brown frame of the same lightness still has its edge)."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    detector = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD, config.lsd_scale)
+    found: list[F64] = []
+    for ch in range(3):
+        channel = lab[:, :, ch].astype(np.float32)
+        if ch > 0:
+            channel = 128.0 + config.chroma_gain * (channel - 128.0)
+        plane = np.ascontiguousarray(np.clip(channel, 0, 255).astype(np.uint8))
+        segs: Any = detector.detect(plane)[0]
+        if segs is not None:
+            found.append(np.asarray(segs, dtype=np.float64).reshape(-1, 4))
+    if not found:
+        return np.zeros((0, 4))
+    segs_all = np.vstack(found)
+    length = np.hypot(segs_all[:, 2] - segs_all[:, 0], segs_all[:, 3] - segs_all[:, 1])
+    segs_all = segs_all[length >= config.min_segment]
+    return np.asarray(segs_all[~point_sides(config, segs_all)], dtype=np.float64)
+
+
+def point_sides(config: LineConfig, segments: F64) -> NDArray[np.bool_]:
+    """Which of ``segments`` (N, 4) are the sides of a point: long ones meeting another at a sharp
+    angle at one end (the tip). There are 48 of them, all about as long as the short sides are between
+    checkers; without them the board's outline stands out among the lines."""
+    out = np.zeros(len(segments), dtype=bool)
+    length = np.hypot(segments[:, 2] - segments[:, 0], segments[:, 3] - segments[:, 1])
+    idx = np.flatnonzero(length >= config.min_seed)
+    if len(idx) < 2:
+        return out
+    s = segments[idx]
+    ends = np.concatenate([s[:, :2], s[:, 2:]])  # (2M, 2): starts then ends
+    owner = np.concatenate([np.arange(len(s)), np.arange(len(s))])
+    d = (s[:, 2:] - s[:, :2]) / length[idx, None]
+    # pairs of ends within tip_px: sort by x, pair each end with those just after it
+    order = np.argsort(ends[:, 0], kind="stable")
+    ex = ends[order, 0]
+    stop = np.searchsorted(ex, ex + config.tip_px, side="right")
+    count = stop - np.arange(len(ex)) - 1
+    i = np.repeat(np.arange(len(ex)), count)
+    j = i + 1 + (np.arange(len(i)) - np.repeat(np.cumsum(count) - count, count))
+    a, b = order[i], order[j]
+    close = np.linalg.norm(ends[a] - ends[b], axis=1) <= config.tip_px
+    oa, ob = owner[a], owner[b]
+    cos = np.abs(np.sum(d[oa] * d[ob], axis=1))
+    lo, hi = math.cos(math.radians(config.tip_deg[1])), math.cos(math.radians(config.tip_deg[0]))
+    tip = close & (cos >= lo) & (cos <= hi) & (oa != ob)
+    out[idx[np.unique(np.concatenate([oa[tip], ob[tip]]))]] = True
+    return out
+
+
+def _fit_line(points: F64, weights: F64) -> tuple[F64, F64]:
+    """Weighted total least squares line through ``points`` (M, 2): (a point on it, unit direction)."""
+    w = weights / max(float(np.sum(weights)), 1e-12)
+    centre = (points * w[:, None]).sum(axis=0)
+    d = points - centre
+    cov = (d * w[:, None]).T @ d
+    _, vecs = np.linalg.eigh(cov)
+    return centre, vecs[:, -1]
+
+
+def merge_segments(config: LineConfig, segments: F64, size: tuple[int, int]) -> list[LineTrace]:
+    """The long straight lines made of collinear ``segments`` (N, 4), longest first (the longest stretch
+    they cover with gaps bridged: a side with checkers on it is long, a point's side is not), at most
+    ``config.keep`` of them; ``size`` is the image's (width, height).
+
+    Each segment votes with its length for its line's (angle, offset) cell; the fullest cell gives a
+    line, the segments along it are fitted and taken out, and so on."""
+    if len(segments) == 0:
+        return []
+    a, b = segments[:, :2], segments[:, 2:]
+    length = np.linalg.norm(b - a, axis=1)
+    direction = (b - a) / length[:, None]
+    theta = np.arctan2(direction[:, 0], -direction[:, 1])  # normal angle
+    normal = np.column_stack([np.cos(theta), np.sin(theta)])
+    rho = np.sum((a + b) / 2 * normal, axis=1)
+    flip = rho < 0
+    theta = np.where(flip, theta + math.pi, theta) % (2 * math.pi)
+    rho = np.abs(rho)
+    tol = math.radians(config.merge_deg)
+    n_theta = int(math.ceil(2 * math.pi / tol))
+    reach = math.hypot(*size)
+    n_rho = int(math.ceil(reach / config.merge_px)) + 2
+    ti = np.floor(theta / tol).astype(np.int64) % n_theta
+    ri = np.clip(np.floor(rho / config.merge_px).astype(np.int64), 0, n_rho - 1)
+    # each segment's vote spread over its cell and the 8 round it (angles wrap round)
+    offsets = [(dt, dr) for dt in (-1, 0, 1) for dr in (-1, 0, 1)]
+
+    def spread(sel: NDArray[np.bool_], sign: float) -> None:
+        for dt, dr in offsets:
+            np.add.at(
+                pooled, ((ti[sel] + dt) % n_theta, np.clip(ri[sel] + dr, 0, n_rho - 1)), sign * length[sel]
+            )
+
+    pooled = np.zeros((n_theta, n_rho))
+    free = np.ones(len(segments), dtype=bool)
+    spread(free, 1.0)
+    out: list[LineTrace] = []
+    while len(out) < config.candidates:
+        k = int(np.argmax(pooled))
+        if pooled.flat[k] < config.min_seed:
+            break
+        t_peak, r_peak = divmod(k, n_rho)
+        near = (
+            free
+            & (np.abs((ti - t_peak + n_theta // 2) % n_theta - n_theta // 2) <= 1)
+            & (np.abs(ri - r_peak) <= 1)
+        )
+        if not near.any():
+            pooled[t_peak, r_peak] = 0.0
+            continue
+        centre, d = _fit_line(np.vstack([a[near], b[near]]), np.concatenate([length[near], length[near]]))
+        n_vec = np.array([-d[1], d[0]])
+        dist = np.maximum(np.abs((a - centre) @ n_vec), np.abs((b - centre) @ n_vec))
+        turn = np.abs(direction @ d)
+        members = free & (((turn >= math.cos(tol)) & (dist <= config.merge_px)) | near)
+        free &= ~members
+        spread(members, -1.0)
+        pooled[t_peak, r_peak] = min(pooled[t_peak, r_peak], 0.0)
+        trace = _trace(centre, d, a[members], b[members], size, config.gap * reach)
+        if trace.covered >= config.min_seed:
+            out.append(trace)
+    out.sort(key=lambda tr: -tr.longest)
+    return out[: config.keep]
+
+
+def _trace(centre: F64, d: F64, a: F64, b: F64, size: tuple[int, int], gap: float) -> LineTrace:
+    """The line through ``centre`` along ``d`` and the parts of it the segments ``a``-``b`` cover; gaps up
+    to ``gap`` pixels are bridged when measuring its longest stretch."""
+    normal = np.array([-d[1], d[0]])
+    rho = float(centre @ normal)
+    if rho < 0:
+        normal, rho = -normal, -rho
+    line = Line(rho, math.atan2(normal[1], normal[0]), 0.0)
     foot = line.normal * line.rho
-    d = line.direction
-    reach = math.hypot(w, h)
-    t = np.arange(-reach, reach, 1.0)
-    x = np.round(foot[0] + t * d[0]).astype(np.int64)
-    y = np.round(foot[1] + t * d[1]).astype(np.int64)
-    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    if not inside.any():
-        return LineTrace(line, 0.0, np.zeros(2), 0.0)
-    first, last = int(np.argmax(inside)), len(inside) - int(np.argmax(inside[::-1]))
-    occ = near[y[first:last], x[first:last]].astype(np.float64)
-    cum = np.concatenate([[0.0], np.cumsum(occ)])
-    # longest stretch with short gaps bridged
-    idx = np.flatnonzero(occ)
+    direction = line.direction
+    reach = math.hypot(*size)
+    t0 = -reach
+    n = int(2 * reach) + 1
+    occ = np.zeros(n + 1)
+    ta, tb = (a - foot) @ direction, (b - foot) @ direction
+    lo = np.clip(np.round(np.minimum(ta, tb) - t0), 0, n).astype(np.int64)
+    hi = np.clip(np.round(np.maximum(ta, tb) - t0), 0, n).astype(np.int64)
+    np.add.at(occ, lo, 1.0)
+    np.add.at(occ, hi, -1.0)
+    covered = (np.cumsum(occ)[:n] > 0).astype(np.float64)
+    cum = np.concatenate([[0.0], np.cumsum(covered)])
+    total = float(cum[-1])
+    # the longest stretch, gaps (a checker on the line) bridged
+    idx = np.flatnonzero(covered)
     longest = 0.0
     if len(idx):
         breaks = np.flatnonzero(np.diff(idx) > gap)
         starts = np.concatenate([[idx[0]], idx[breaks + 1]])
         ends = np.concatenate([idx[breaks], [idx[-1]]])
         longest = float(np.max(ends - starts + 1))
-    return LineTrace(line, float(t[first]), cum, longest)
+    return LineTrace(Line(line.rho, line.theta, total), t0, cum, longest, total)
 
 
 def segment_coverage(near: NDArray[np.uint8], starts: F64, ends: F64, samples: int = 48) -> F64:

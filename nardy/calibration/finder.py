@@ -2,18 +2,21 @@
 
 The stages, each a pure function of its own module:
 
-1. ``edges``: colour edges and the long straight lines of the frame;
-2. ``quads``: quadrilaterals of four such lines with edges along their sides (the board's outline,
-   the frame's inner edge, the tray...);
-3. ``search`` + ``pattern``: inside each, the axis-aligned rectangle that looks most like a playing
-   area -- 12 points a side in two alternating colours, the field between them, no points continuing
-   beyond the long sides;
-4. ``refine``: the board's drawing (sides, bar, the points' sides) fitted to the edges, to the pixel,
-   on the working image and then on the full frame.
+1. ``edges``: the frame's straight segments (not the points' sides) joined into long lines;
+2. ``quads``: quadrilaterals of four such lines with segments along their sides -- the board's
+   outline, the frame's inner edge, the playing area, the tray: any of them gives the perspective;
+3. ``structure``: in the straight-on view of each, the rectangle whose columns and rows show the
+   points' layout (12 alternating points a side, opposite colours facing each other, the bar and the
+   frame continuing neither), found by exhaustive one-dimensional fits;
+4. ``refine``: the board's drawing (sides, bar, the points' sides) fitted to the colour edges, on the
+   working image and then on the full frame; ``structure.compare_aliases`` compares the result with
+   the placements the pattern makes nearly as plausible (the board a point or two along, a long side
+   on the frame's outer edge or on the top of a row of checkers) and moves it if one of them is better.
 
-``BoardFinding.confidence`` combines how board-like the result is, how much of its outline lies on
-edges and how far it leads the best *different* candidate; it is low when the finder is unsure,
-which is what the caller should look at (``ok``) before trusting the corners.
+``BoardFinding.confidence`` combines how clearly the result shows the points' layout, how far ahead it
+is of its neighbours and of the best *different* candidate, and how much of its outline lies on
+edges. A wrong result is rarely ahead of its neighbours, so it comes out unsure; ``ok`` is what the
+caller should look at before trusting the corners.
 
 The board is symmetric under a half turn (only the checkers and the tray tell the ends apart), so
 the corners are named to make the board read upright in the image -- or, given ``previous`` corners
@@ -26,25 +29,26 @@ import math
 import time
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from nardy.calibration.aspect import implied_aspect
 from nardy.calibration.config import FinderConfig
-from nardy.calibration.edges import (
-    Gradient,
-    colour_gradient,
-    edge_map,
-    hough_lines,
-    near_edges,
-    shrink,
-    to_lab,
-    trace_line,
-)
+from nardy.calibration.edges import Gradient, colour_gradient, line_segments, merge_segments, shrink, to_lab
 from nardy.calibration.pattern import PatternScore, pattern_score
-from nardy.calibration.quads import candidate_quads
+from nardy.calibration.quads import candidate_quads, perspective_groups, quad_area
 from nardy.calibration.refine import Fit, Lens, refine_corners
-from nardy.calibration.search import Hypothesis, inner_search
-from nardy.vision.geometry import BoardGeometry
+from nardy.calibration.structure import (
+    Aliases,
+    Proposal,
+    alternation_strength,
+    compare_aliases,
+    polish,
+    propose,
+    quad_view,
+)
+from nardy.vision.geometry import BoardGeometry, apply_homography, homography_to_image
 
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
@@ -64,9 +68,9 @@ class BoardFinding:
     pattern: PatternScore | None = None
     """The board-likeness of the result."""
     side_support: float = 0.0
-    """Fraction of the outline lying on edges."""
+    """Fraction of the outline lying on edges (measured on the working image)."""
     point_support: float = 0.0
-    """Fraction of the points' sides lying on edges."""
+    """Fraction of the points' sides lying on edges (likewise)."""
     margin: float = 0.0
     """Lead of the result's score over the best different candidate."""
     candidates: int = 0
@@ -74,6 +78,12 @@ class BoardFinding:
     timings_ms: dict[str, float] = field(default_factory=dict)
     alternatives: tuple[F64, ...] = ()
     """Other candidate corners, best first (for debug drawings)."""
+    aliases: Aliases | None = None
+    """How the result compares with the placements the points' pattern makes nearly as plausible."""
+    weakest_side: float = 0.0
+    """``side_support`` of the side least on edges."""
+    shape_error: float = 0.0
+    """How far the proportions the corners imply are off the board's (``aspect.implied_aspect``)."""
 
     def summary(self) -> str:
         """One line for people: where and how sure."""
@@ -81,10 +91,12 @@ class BoardFinding:
             return "no board found"
         pts = " ".join(f"({x:.0f},{y:.0f})" for x, y in self.corners)
         p = self.pattern.score if self.pattern is not None else 0.0
+        al = self.aliases
+        lead = f", ahead of its aliases by {min(al.column_lead, al.row_lead):.2f}" if al is not None else ""
         return (
             f"{'found' if self.ok else 'unsure'}: corners TL TR BR BL {pts}; confidence "
-            f"{self.confidence:.2f} (pattern {p:.2f}, outline on edges {self.side_support:.0%}, "
-            f"lead {self.margin:.3f})"
+            f"{self.confidence:.2f} (pattern {p:.2f}, outline on edges {self.side_support:.0%}, points' "
+            f"sides on edges {self.point_support:.0%}{lead}, lead over others {self.margin:.2f})"
         )
 
 
@@ -127,6 +139,126 @@ def _roi_gradient(
     return colour_gradient(config.edges, lab), lab, np.array([x0, y0], dtype=np.float64)
 
 
+def _clockwise(corners: F64) -> F64:
+    """``corners`` (TL, TR, BR, BL of a view) as a clockwise naming in the image: a view read with its
+    axes swapped is a mirror image, so its corners go round the other way."""
+    c = np.asarray(corners, dtype=np.float64)
+    x, y = c[:, 0], c[:, 1]
+    if float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) < 0:
+        return np.asarray(c[[1, 0, 3, 2]], dtype=np.float64)
+    return c
+
+
+@dataclass(frozen=True)
+class _Result:
+    """One candidate after refinement: its corners, fit, pattern, aliases and implied proportions."""
+
+    corners: F64
+    fit: Fit
+    pattern: PatternScore
+    aliases: Aliases
+    shape_error: float
+    """How far the proportions its corners imply are from the board's, beyond what they can tell
+    (``aspect.implied_aspect``; 0 when within)."""
+
+    def score(self, config: FinderConfig) -> float:
+        """How good a result this is: board-like, its drawing on edges (the points' sides lie on edges
+        only when the ends and the perspective are right; the sides only on the right lines) and of the
+        board's proportions."""
+        return (
+            self.pattern.score
+            + config.side_weight * self.fit.side_support
+            + config.point_weight * self.fit.point_support
+            - config.shape_weight * self.shape_error
+        )
+
+
+def _shape_error(config: FinderConfig, corners: F64, size: tuple[int, int], geometry: BoardGeometry) -> float:
+    """``_Result.shape_error`` of ``corners`` in an image of ``size``: how many times its tolerance the
+    implied proportions miss the board's by, beyond the first (0 while within it)."""
+    a = implied_aspect(corners, size, config.focal_range)
+    misfit = abs(math.log(max(a.ratio, 1e-9) / geometry.height))
+    return max(0.0, misfit / (config.shape_tolerance + config.shape_spread * a.spread) - 1.0)
+
+
+def _unit_rect(config: FinderConfig) -> tuple[float, float, float, float]:
+    """Where a quadrilateral lies in its own fine straight-on view (``structure.quad_view``)."""
+    sc = config.structure
+    s = sc.fine_view_px / (1.0 + 2.0 * sc.extend)
+    return (sc.extend * s, sc.extend * s, (1.0 + sc.extend) * s, (1.0 + sc.extend) * s)
+
+
+def _moved(corners: F64, geometry: BoardGeometry, dx: float, dy0: float, dy1: float) -> F64:
+    """``corners`` with the board moved ``dx`` point widths along its length and its top and bottom
+    sides moved ``dy0``, ``dy1`` point widths down."""
+    h = homography_to_image(geometry, corners)
+    pw = geometry.point_width
+    board = geometry.corners() + np.array([[dx, dy0], [dx, dy0], [dx, dy1], [dx, dy1]]) * pw
+    return apply_homography(h, board)
+
+
+def _refined(
+    config: FinderConfig, lab: F32, smooth: F32, grad: Gradient, corners: F64, geometry: BoardGeometry
+) -> _Result:
+    """``corners`` (working image) fitted to the edges, scored and compared with their aliases."""
+    ps = pattern_score(config.pattern, lab, corners, geometry)
+    colours = np.asarray(ps.colours, dtype=np.float64)
+    fit = refine_corners(
+        config.refine, grad, corners, geometry, config.refine.searches, lab=lab, colours=colours
+    )
+    ps_fit = pattern_score(config.pattern, lab, fit.corners, geometry)
+    if ps_fit.score < ps.score - config.refine_tolerance:  # the fit ran off: keep the corners
+        fit = Fit(corners, fit.side_support, fit.point_support, fit.residual, 0.0, fit.kappa, fit.sides)
+        ps_fit = ps
+    view = quad_view(config.structure, smooth, fit.corners, config.structure.fine_view_px)
+    aliases = compare_aliases(config.structure, geometry, view, _unit_rect(config))
+    size = (lab.shape[1], lab.shape[0])
+    return _Result(fit.corners, fit, ps_fit, aliases, _shape_error(config, fit.corners, size, geometry))
+
+
+def _polished(config: FinderConfig, smooth: F32, corners: F64, geometry: BoardGeometry) -> F64:
+    """``corners`` (working image) moved to where the points' layout is best, close by."""
+    sc = config.structure
+    for _ in range(config.polish_rounds):
+        view = quad_view(sc, smooth, corners, sc.fine_view_px)
+        corners = view.corners(polish(sc, geometry, view, _unit_rect(config)))
+    return corners
+
+
+def _assess(
+    config: FinderConfig, lab: F32, smooth: F32, grad: Gradient, corners: F64, geometry: BoardGeometry
+) -> _Result:
+    """Fit polished ``corners`` (working image) to the edges, and move them to an alias that shows the
+    layout better, or (if the result has the wrong proportions) to the long sides' alias that best
+    mends them, if the move pays."""
+    result = _refined(config, lab, smooth, grad, corners, geometry)
+    size = (lab.shape[1], lab.shape[0])
+    for _ in range(config.alias_rounds):
+        a = result.aliases
+        moves: list[tuple[float, float, float]] = []
+        if a.column_shift != 0 or a.row_shift != (0.0, 0.0):
+            moves.append((float(a.column_shift), *a.row_shift))
+        if result.shape_error > 0:
+            sides = [(0.0, s * d, 0.0) for d in config.structure.row_aliases for s in (-1, 1)]
+            sides += [(0.0, 0.0, s * d) for d in config.structure.row_aliases for s in (-1, 1)]
+            moves.append(
+                min(
+                    sides,
+                    key=lambda m: _shape_error(config, _moved(result.corners, geometry, *m), size, geometry),
+                )
+            )
+        if not moves:
+            break
+        others = [
+            _refined(config, lab, smooth, grad, _moved(result.corners, geometry, *m), geometry) for m in moves
+        ]
+        other = max(others, key=lambda r: r.score(config))
+        if other.score(config) + config.alias_tolerance < result.score(config):
+            break
+        result = other
+    return result
+
+
 def find_board(
     config: FinderConfig,
     image: NDArray[np.uint8],
@@ -136,8 +268,8 @@ def find_board(
 ) -> BoardFinding:
     """Find the playing area's corners in ``image`` (H, W, 3) uint8 BGR.
 
-    ``geometry``: the board's proportions (default ``BoardGeometry()``; only roughly needed: the search
-    tolerates other frames and trays). ``previous``: corners from before (a re-find after the camera
+    ``geometry``: the board's proportions (default ``BoardGeometry()``; the frame and tray need not
+    match, the points' layout should). ``previous``: corners from before (a re-find after the camera
     moved) -- used only to name the corners consistently.
     """
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
@@ -157,96 +289,100 @@ def find_board(
     wh, ww = work.shape[:2]
     lab = to_lab(work)
     grad = colour_gradient(config.edges, lab)
-    edges = edge_map(config.edges, grad)
-    lines = hough_lines(config.lines, edges)
-    near = near_edges(config.lines, edges)
-    gap = config.lines.gap * math.hypot(ww, wh)
-    traces = sorted((trace_line(ln, near, gap) for ln in lines), key=lambda tr: -tr.longest)[
-        : config.lines.keep
-    ]
+    smooth = np.asarray(cv2.GaussianBlur(lab, (0, 0), config.view_blur), dtype=np.float32)
+    lines = merge_segments(config.lines, line_segments(config.lines, work), (ww, wh))
     lap("lines")
-    quads = [q for q, _ in candidate_quads(config.quads, traces, (ww, wh))][: config.search_quads]
+    quads = [q for q, _ in candidate_quads(config.quads, lines, (ww, wh))][: config.search_quads]
+    groups = perspective_groups(quads, config.same_perspective)[: config.search_views]
+    # one view per perspective: that of its largest quadrilateral (the playing area lies inside)
+    views = [max((quads[i] for i in g), key=quad_area) for g in groups]
     border = config.quads.outside * max(ww, wh)
-    quads.append(
+    views.append(
         np.array(
             [[border, border], [ww - border, border], [ww - border, wh - border], [border, wh - border]],
             dtype=np.float64,
         )
     )
     lap("quads")
-    hyps: list[Hypothesis] = inner_search(config.search, lab, quads, geometry)
+    proposals: list[Proposal] = []
+    for quad in views:
+        view = quad_view(config.structure, smooth, quad)
+        # read the quadrilateral both ways round, unless one way plainly shows no row of points
+        both = [view, view.transposed()]
+        strength = [alternation_strength(config.structure, geometry, v) for v in both]
+        for v, st in zip(both, strength, strict=True):
+            if st >= config.roll_ratio * max(strength):
+                proposals += propose(config.structure, geometry, v)
+    proposals.sort(key=lambda p: -p.score)
     lap("search")
-    if not hyps:
+    if not proposals:
         return BoardFinding(None, 0.0, False, candidates=len(quads), timings_ms=timings)
-    # refine the few best distinct hypotheses on the working image and compare them again
-    tol = config.distinct * math.hypot(ww, wh)
-    chosen: list[Hypothesis] = []
-    for hyp in hyps:
-        if all(_differs(hyp.corners, c.corners, tol) for c in chosen):
-            chosen.append(hyp)
-        if len(chosen) >= config.refine_top:
+    chosen: list[F64] = []
+    for prop in proposals:
+        corners = _clockwise(prop.corners)
+        # proposals a fraction of a point apart are different placements (the pattern repeats)
+        pw = geometry.point_width * float(np.linalg.norm(corners[1] - corners[0]))
+        if all(_differs(corners, c, config.distinct_points * pw) for c in chosen):
+            chosen.append(corners)
+        if len(chosen) >= config.polish_top:
             break
-    refined: list[tuple[float, Fit, PatternScore]] = []
-    for hyp in chosen:
-        colours = np.asarray(hyp.score.colours, dtype=np.float64)
-        fit = refine_corners(
-            config.refine, grad, hyp.corners, geometry, config.refine.searches, lab=lab, colours=colours
-        )
-        ps = pattern_score(config.pattern, lab, fit.corners, geometry)
-        if ps.score < hyp.score.score - config.refine_tolerance:  # the fit ran off: keep the search's corners
-            fit = Fit(hyp.corners, fit.side_support, fit.point_support, fit.residual, 0.0)
-            ps = pattern_score(config.pattern, lab, hyp.corners, geometry)
-        refined.append((ps.score + config.support_weight * fit.side_support, fit, ps))
-    refined.sort(key=lambda r: -r[0])
-    _, best_fit, best_ps = refined[0]
-    # the best different candidate, among everything seen
-    rivals = [r[2].score for r in refined[1:] if _differs(r[1].corners, best_fit.corners, tol)]
-    rivals += [hyp.score.score for hyp in hyps if _differs(hyp.corners, best_fit.corners, tol)]
-    margin = best_ps.score - max(rivals) if rivals else 1.0
+    # polish them all, refine the few whose points' pattern then looks best
+    polished = [_polished(config, smooth, c, geometry) for c in chosen]
+    polished.sort(key=lambda c: -pattern_score(config.pattern, lab, c, geometry).score)
+    tol = config.distinct * math.hypot(ww, wh)
+    results = [_assess(config, lab, smooth, grad, c, geometry) for c in polished[: config.refine_top]]
+    results.sort(key=lambda r: -r.score(config))
+    best = results[0]
+    rivals = [r.score(config) for r in results[1:] if _differs(r.corners, best.corners, tol)]
+    margin = best.score(config) - max(rivals) if rivals else 1.0
     lap("refine")
-    corners = best_fit.corners / scale
-    fit_full = best_fit
+    corners = best.corners / scale
+    final = best.fit  # its edge support, measured where the search ran, is the better calibrated
     if config.refine.full_resolution and scale < 1.0:
-        pad = config.refine.final_search * 4 + 8
+        reach = max(config.refine.final_searches)
+        pad = reach * 4 + 8
         g_full, lab_full, offset = _roi_gradient(config, image, corners, pad)
-        lens = Lens((w / 2.0 - offset[0], h / 2.0 - offset[1]), 0.5 * math.hypot(w, h), best_fit.kappa)
-        colours = np.asarray(best_ps.colours, dtype=np.float64)
+        lens = Lens((w / 2.0 - offset[0], h / 2.0 - offset[1]), 0.5 * math.hypot(w, h), best.fit.kappa)
         fit_full = refine_corners(
             config.refine,
             g_full,
             corners - offset,
             geometry,
-            (config.refine.final_search,),
+            config.refine.final_searches,
             lens=lens,
             lab=lab_full,
-            colours=colours,
+            colours=np.asarray(best.pattern.colours, dtype=np.float64),
         )
-        if (
-            float(np.max(np.linalg.norm(fit_full.corners + offset - corners, axis=1)))
-            <= 2 * config.refine.final_search
-        ):
+        if float(np.max(np.linalg.norm(fit_full.corners + offset - corners, axis=1))) <= 2 * reach:
             corners = fit_full.corners + offset
-        else:
-            fit_full = best_fit
     lap("full")
     cc = config.confidence
+    al = best.aliases
+    weakest = min(final.sides) if final.sides else final.side_support
     confidence = (
-        _sigmoid(cc.pattern_slope * (best_ps.score - cc.pattern_mid))
-        * _sigmoid(cc.edge_slope * (best_fit.side_support - cc.edge_mid))
+        _sigmoid(cc.pattern_slope * (best.pattern.score - cc.pattern_mid))
+        * _sigmoid(cc.points_slope * (final.point_support - cc.points_mid))
+        * _sigmoid(cc.edge_slope * (weakest - cc.edge_mid))
+        * _sigmoid(cc.column_slope * (al.column_lead - cc.column_mid))
+        * _sigmoid(cc.row_slope * (al.row_lead - cc.row_mid))
         * _sigmoid(cc.margin_slope * (margin - cc.margin_mid))
+        * _sigmoid(cc.shape_slope * (cc.shape_mid - best.shape_error))
     )
     named = name_corners(corners, previous)
-    alternatives = tuple(name_corners(r[1].corners / scale) for r in refined[1:])
+    alternatives = tuple(name_corners(r.corners / scale) for r in results[1:])
     timings["total"] = sum(timings.values())
     return BoardFinding(
         named,
         float(confidence),
         confidence >= config.min_confidence,
-        best_ps,
-        best_fit.side_support,
-        best_fit.point_support,
+        best.pattern,
+        final.side_support,
+        final.point_support,
         float(margin),
-        len(quads),
+        len(views),
         timings,
         alternatives,
+        al,
+        weakest,
+        best.shape_error,
     )

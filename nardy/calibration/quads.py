@@ -8,8 +8,8 @@ their four sides are the candidates for the playing area; the pattern check pick
 from __future__ import annotations
 
 import math
-from itertools import combinations
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -50,13 +50,12 @@ def candidate_quads(
     # angle between lines, folded to 0..pi/2
     diff = np.abs(theta[:, None] - theta[None, :]) % math.pi
     diff = np.minimum(diff, math.pi - diff)
-    parallel = [
-        (i, j) for i, j in combinations(range(n), 2) if diff[i, j] <= math.radians(config.max_opposite_deg)
-    ]
-    if len(parallel) < 2:
+    ui, uj = np.triu_indices(n, 1)
+    near = diff[ui, uj] <= math.radians(config.max_opposite_deg)
+    pairs = np.column_stack([ui[near], uj[near]])
+    if len(pairs) < 2:
         return []
-    pairs = np.array(parallel)
-    a_idx, b_idx = np.array(list(combinations(range(len(pairs)), 2))).T
+    a_idx, b_idx = np.triu_indices(len(pairs), 1)
     i, j = pairs[a_idx, 0], pairs[a_idx, 1]
     k, m = pairs[b_idx, 0], pairs[b_idx, 1]
     distinct = (i != k) & (i != m) & (j != k) & (j != m)
@@ -125,18 +124,67 @@ def candidate_quads(
     )
     order = np.argsort(-support, kind="stable")
     order = order[support[order] >= config.min_support][: config.max_candidates * config.scan_factor]
-    kept = np.zeros((0, 4, 2))
-    scores: list[float] = []
+    if len(order) == 0:
+        return []
+    cand = quads[order]
+    # clockwise on screen (y down): positive shoelace sum
+    x, y = cand[..., 0], cand[..., 1]
+    ccw = np.sum(x * np.roll(y, -1, axis=1) - y * np.roll(x, -1, axis=1), axis=1) < 0
+    cand[ccw] = cand[ccw, ::-1]
+    # near-duplicates: all corners within tol under one of the four cyclic namings
     tol = config.distinct * math.hypot(w, h)
-    for q in order:
-        quad = order_clockwise(quads[q])
-        if len(kept):
-            rolled = np.stack([np.roll(quad, r, axis=0) for r in range(4)])  # (4, 4, 2)
-            d = np.linalg.norm(kept[:, None, :, :] - rolled[None, :, :, :], axis=3).max(axis=2)
-            if float(d.min()) < tol:
-                continue
-        kept = np.concatenate([kept, quad[None]], axis=0)
-        scores.append(float(support[q]))
-        if len(kept) >= config.max_candidates:
+    shifted = np.stack([np.roll(cand, s, axis=1) for s in range(4)], axis=1)  # (M, 4, 4, 2)
+    diff = cand[:, None, None, :, :] - shifted[None, :, :, :, :]
+    dist = np.sqrt(np.einsum("abscd,abscd->absc", diff, diff).max(axis=3).min(axis=2))
+    picked: list[int] = []
+    alive = np.ones(len(cand), dtype=bool)
+    for c in range(len(cand)):
+        if not alive[c]:
+            continue
+        picked.append(c)
+        alive &= dist[c] >= tol
+        if len(picked) >= config.max_candidates:
             break
-    return [(kept[i], scores[i]) for i in range(len(kept))]
+    return [(order_clockwise(cand[q]), float(support[order[q]])) for q in picked]
+
+
+def unit_homography(quad: F64) -> F64:
+    """3x3 homography from the unit square ((0,0), (1,0), (1,1), (0,1)) to ``quad`` (4, 2)."""
+    src = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
+    return np.asarray(cv2.getPerspectiveTransform(src, np.asarray(quad, dtype=np.float32)), dtype=np.float64)
+
+
+def misalignment(quad: F64, other: F64) -> float:
+    """How far ``other`` (4, 2) is from being an axis-aligned rectangle in ``quad``'s unit coordinates
+    (the largest difference between corners that should share a coordinate, in units of ``quad``'s
+    size): about 0 when both are rectangles of one plane seen by one camera (the board's outline and
+    its playing area), large for unrelated quadrilaterals."""
+    inv = np.linalg.inv(unit_homography(quad))
+    p = np.column_stack([other, np.ones(4)]) @ inv.T
+    if np.any(p[:, 2] <= 0):
+        return float("inf")
+    u = p[:, :2] / p[:, 2:3]
+    best = float("inf")
+    for s in range(4):
+        r = np.roll(u, s, axis=0)
+        # either r[0]-r[1] and r[3]-r[2] run along x, or along y
+        along_x = max(
+            abs(r[0, 1] - r[1, 1]), abs(r[3, 1] - r[2, 1]), abs(r[0, 0] - r[3, 0]), abs(r[1, 0] - r[2, 0])
+        )
+        best = min(best, float(along_x))
+    return best
+
+
+def perspective_groups(quads: list[F64], tol: float) -> list[list[int]]:
+    """Group ``quads`` (in order of preference) whose perspectives agree (``misalignment`` below ``tol``
+    with the group's first member); groups in order of their first member, each listing its members'
+    indices."""
+    groups: list[list[int]] = []
+    for i, q in enumerate(quads):
+        for g in groups:
+            if misalignment(quads[g[0]], q) < tol:
+                g.append(i)
+                break
+        else:
+            groups.append([i])
+    return groups

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from nardy.calibration.config import RefineConfig
 from nardy.calibration.edges import Gradient
-from nardy.vision.geometry import POINTS_PER_ROW, ROWS, BoardGeometry
+from nardy.vision.geometry import POINTS_PER_QUARTER, POINTS_PER_ROW, ROWS, BoardGeometry
 
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
@@ -114,26 +114,27 @@ class Samples:
 
 def sample_model(segments: list[Segment], h: F64, step: float, kinds: tuple[int, ...]) -> Samples:
     """Points every ``step`` image pixels along the segments of ``kinds``, projected with ``h``."""
-    pts, kind, side, dirs = [], [], [], []
-    side_index = 0
-    for seg in segments:
-        this_side = side_index if seg.kind == SIDE else -1
-        if seg.kind == SIDE:
-            side_index += 1
-        if seg.kind not in kinds:
-            continue
-        a, b = np.asarray(seg.a), np.asarray(seg.b)
-        ends = _project(h, np.array([a + (b - a) * seg.t0, a + (b - a) * seg.t1]))
-        n = max(2, int(np.linalg.norm(ends[1] - ends[0]) / step))
-        t = seg.t0 + (seg.t1 - seg.t0) * (np.arange(n) + 0.5) / n
-        pts.append(a[None, :] + (b - a)[None, :] * t[:, None])
-        kind += [seg.kind] * n
-        side += [this_side] * n
-        d = (b - a) / np.linalg.norm(b - a)
-        dirs.append(np.repeat(d[None, :], n, axis=0))
-    if not pts:
+    sides = np.cumsum([seg.kind == SIDE for seg in segments]) - 1
+    used = [(seg, int(k) if seg.kind == SIDE else -1) for seg, k in zip(segments, sides, strict=True)]
+    used = [(seg, k) for seg, k in used if seg.kind in kinds]
+    if not used:
         return Samples(np.zeros((0, 2)), np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, 2)))
-    return Samples(np.vstack(pts), np.asarray(kind, np.int64), np.asarray(side, np.int64), np.vstack(dirs))
+    a = np.array([seg.a for seg, _ in used], dtype=np.float64)
+    b = np.array([seg.b for seg, _ in used], dtype=np.float64)
+    t0 = np.array([seg.t0 for seg, _ in used])
+    t1 = np.array([seg.t1 for seg, _ in used])
+    ends = _project(h, np.vstack([a + (b - a) * t0[:, None], a + (b - a) * t1[:, None]]))
+    m = len(used)
+    counts = np.maximum(2, (np.linalg.norm(ends[m:] - ends[:m], axis=1) / step).astype(np.int64))
+    seg_of = np.repeat(np.arange(m), counts)
+    first = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    rank = np.arange(len(seg_of)) - first[seg_of]
+    t = t0[seg_of] + (t1 - t0)[seg_of] * (rank + 0.5) / counts[seg_of]
+    board = a[seg_of] + (b - a)[seg_of] * t[:, None]
+    d = (b - a) / np.linalg.norm(b - a, axis=1, keepdims=True)
+    kind = np.array([seg.kind for seg, _ in used], dtype=np.int64)[seg_of]
+    side = np.array([k for _, k in used], dtype=np.int64)[seg_of]
+    return Samples(board, kind, side, d[seg_of])
 
 
 def model_normals(h: F64, board: F64, direction: F64, lens: Lens | None = None) -> tuple[F64, F64]:
@@ -161,8 +162,9 @@ def search_edges(
     strongest edge across it, and that edge's strength; NaN where none is strong enough.
 
     Where ``gate`` is True the edge must also have, ``inside`` pixels further along the normal, a colour
-    of ``lab`` within ``max_colour`` of one of ``colours`` (K, 3): a side of the playing area is where
-    the playing area's colours begin, not the frame's outer edge.
+    of ``lab`` within ``max_colour`` of one of ``colours`` (K, 3), or of the gated point's own ``colours``
+    (G, K, 3) for the G gated points: a side of the playing area is where the playing area's colours
+    begin, not the frame's outer edge.
     """
     ts = np.arange(-reach, reach + 0.25, 0.5, dtype=np.float64)
     xs = (points[:, 0:1] + normals[:, 0:1] * ts[None, :]).astype(np.float32)
@@ -179,7 +181,8 @@ def search_edges(
         xi = xs[gi] + normals[gi, 0:1].astype(np.float32) * inside
         yi = ys[gi] + normals[gi, 1:2].astype(np.float32) * inside
         col = cv2.remap(lab, xi, yi, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
-        dist = np.min(np.linalg.norm(col[:, :, None, :] - colours[None, None, :, :], axis=3), axis=2)
+        allowed = colours[None, None, :, :] if colours.ndim == 2 else colours[:, None, :, :]
+        dist = np.min(np.linalg.norm(col[:, :, None, :] - allowed, axis=3), axis=2)
         peak[gi] &= dist <= max_colour
     score = np.where(peak, resp, -1.0)
     k = np.argmax(score, axis=1)
@@ -192,6 +195,29 @@ def search_edges(
     frac = np.where(ok & (denom < 0), 0.5 * (left - right) / np.where(denom < 0, denom, -1.0), 0.0)
     offset = ts[k] + np.clip(frac, -1.0, 1.0) * 0.5
     return np.where(ok, offset, np.nan), np.where(ok, best, np.nan)
+
+
+def side_colours(geometry: BoardGeometry, s: Samples, colours: F64) -> F64:
+    """For each sample on a side, the colours allowed just inside it: (G, 3, 3) from ``colours`` (even
+    points', odd points', field's). Along a long side the points' bases fill the playing area's edge, so
+    only the colour of the point there is allowed (the frame's outer edge has the frame's colour inside,
+    however much it looks like the field); along a short side, any of the three."""
+    on_side = s.kind == SIDE
+    x = s.board[on_side, 0]
+    side = s.side[on_side]
+    g = geometry
+    right = x >= g.half_width + g.bar_width
+    index = np.where(
+        right,
+        POINTS_PER_QUARTER + np.floor((x - g.half_width - g.bar_width) / g.point_width),
+        np.floor(x / g.point_width),
+    ).astype(np.int64)
+    parity = np.where(side == 0, index % 2, (index + 1) % 2)
+    own = colours[np.clip(parity, 0, 1)]  # (G, 3)
+    out = np.repeat(colours[None, :, :], len(x), axis=0)
+    long_side = (side == 0) | (side == 2)
+    out[long_side] = own[long_side, None, :]
+    return np.asarray(out, dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -210,6 +236,8 @@ class Fit:
     """How far the corners moved (pixels, the largest)."""
     kappa: float = 0.0
     """The lens's radial distortion found (see ``Lens``)."""
+    sides: tuple[float, ...] = ()
+    """``side_support`` of each side (top, right, bottom, left)."""
 
 
 def _fit_step(
@@ -291,12 +319,13 @@ def refine_corners(
 
     for pass_no, reach in enumerate(searches):
         first = pass_no == 0 and len(searches) > 1
-        kinds = (SIDE, BAR) if first else (SIDE, BAR, POINT)
+        kinds = (SIDE, BAR) if first and not config.points_first else (SIDE, BAR, POINT)
         h, ln = current()
         s = sample_model(segments, h, config.step, kinds)
         pts, normals = model_normals(h, s.board, s.direction, ln)
+        allowed = side_colours(geometry, s, colours) if colours is not None and len(colours) == 3 else colours
         offset, _ = search_edges(
-            grad, pts, normals, reach, config.min_response, s.kind == SIDE, lab, colours, config.max_colour
+            grad, pts, normals, reach, config.min_response, s.kind == SIDE, lab, allowed, config.max_colour
         )
         found = np.isfinite(offset)
         targets = pts + normals * np.nan_to_num(offset)[:, None]
@@ -324,6 +353,7 @@ def refine_corners(
     side = s.kind == SIDE
     side_support = float(np.mean(hit[side])) if side.any() else 0.0
     point_support = float(np.mean(hit[~side])) if (~side).any() else 0.0
+    sides = tuple(float(np.mean(hit[s.side == k])) if np.any(s.side == k) else 0.0 for k in range(4))
     residual = float(np.median(np.abs(offset[hit]))) if hit.any() else float("inf")
     moved = float(np.max(np.linalg.norm(final - start, axis=1)))
-    return Fit(final, side_support, point_support, residual, moved, float(params[8]))
+    return Fit(final, side_support, point_support, residual, moved, float(params[8]), sides)

@@ -12,7 +12,8 @@ from nardy.vision.scene import Scene
 
 
 def _lab(bgr: tuple[float, float, float]) -> np.ndarray:
-    return cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+    pixel = np.array([[bgr]], dtype=np.uint8)
+    return np.asarray(cv2.cvtColor(pixel, cv2.COLOR_BGR2LAB)[0, 0], dtype=np.float64)
 
 
 @pytest.mark.parametrize(

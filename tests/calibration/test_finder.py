@@ -1,47 +1,94 @@
+"""The board finder on rendered frames: statistics over a seeded mix of views and boards, and cases
+made hard on purpose. Each frame is a new random scene, so no test depends on one lucky picture."""
+
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 import pytest
 
 from nardy.calibration.config import FinderConfig
-from nardy.calibration.finder import find_board, name_corners
+from nardy.calibration.finder import BoardFinding, find_board, name_corners
 from nardy.vision.layout import BoardLayout
-from nardy.vision.scene import Scene
+from nardy.vision.scene import Scene, random_dice, random_layout
+from nardy.vision.style import BOARD_FAMILIES
 from tests.calibration.scenes import add_clutter, corner_error
 
 SIZE = (960, 540)
+FAIL_PX = 6.0
+"""A finding further than this (pixels of a 960x540 frame: 8 of the benchmark's 1280x720) is wrong."""
 
 
-def _scene(seed: int, tilt: float, family: str) -> Scene:
-    return Scene.random(np.random.default_rng(seed), size=SIZE, family=family, tilt=(tilt, tilt), harsh=0.5)
+def _frames(seed: int, tilts: tuple[float, ...], per: int) -> list[tuple[np.ndarray, np.ndarray, str]]:
+    """``per`` frames for each tilt, cycling the board families: random positions and dice, clutter on
+    every other frame. Returns (image, true corners, label)."""
+    out = []
+    for ti, tilt in enumerate(tilts):
+        for k in range(per):
+            rng = np.random.default_rng([seed, ti, k])
+            family = BOARD_FAMILIES[(ti + k) % len(BOARD_FAMILIES)]
+            scene = Scene.random(rng, size=SIZE, family=family, tilt=(tilt, tilt))
+            layout = random_layout(rng)
+            sample = scene.render(
+                layout, dice=random_dice(scene, layout, rng, int(rng.integers(0, 3))), rng=rng
+            )
+            image = add_clutter(sample.image, scene, rng) if k % 2 else sample.image
+            out.append((image, sample.corners, f"{family} {tilt:g} deg"))
+    return out
 
 
-@pytest.mark.parametrize(
-    ("tilt", "family", "seed"),
-    [(0.0, "felt", 24), (20.0, "painted", 22), (35.0, "walnut", 23), (50.0, "felt", 24)],
-)
-def test_the_board_is_found_to_a_few_pixels_at_each_view_angle(tilt: float, family: str, seed: int) -> None:
-    scene = _scene(seed, tilt, family)
-    sample = scene.render(BoardLayout.short_start(), rng=np.random.default_rng(seed))
-    found = find_board(FinderConfig(), sample.image)
-    err = corner_error(found.corners, sample.corners)
-    print(f"tilt {tilt}: corner error {err:.2f} px, confidence {found.confidence:.2f}")
-    assert err < 4.0
-    assert found.ok
+def _run(frames: list[tuple[np.ndarray, np.ndarray, str]]) -> list[tuple[float, BoardFinding, str]]:
+    results = []
+    for image, truth, label in frames:
+        found = find_board(FinderConfig(), image)
+        results.append((corner_error(found.corners, truth), found, label))
+        print(f"{label}: error {results[-1][0]:.1f} px, confidence {found.confidence:.2f}")
+    return results
 
 
-def test_clutter_beside_the_board_does_not_distract_it() -> None:
-    scene = _scene(22, 20.0, "painted")
-    rng = np.random.default_rng(3)
-    sample = scene.render(BoardLayout.short_start(), rng=rng)
-    image = add_clutter(sample.image, scene, rng, count=10)
-    found = find_board(FinderConfig(), image)
-    assert corner_error(found.corners, sample.corners) < 4.0 and found.ok
+def test_boards_are_found_across_views_and_styles_and_wrong_ones_say_so() -> None:
+    # 16 frames, 0 to 50 degrees, all four families, half with clutter. The finder misses about one
+    # frame in ten on the benchmark: 5 or more misses here would happen by chance less than 2% of
+    # the time. A miss must never be reported as sure.
+    results = _run(_frames(7, (0.0, 20.0, 35.0, 50.0), 4))
+    errors = np.array([e for e, _, _ in results])
+    assert np.sum(errors > FAIL_PX) <= 4
+    assert float(np.median(errors)) < 3.0
+    sure_but_wrong = [label for e, f, label in results if e > FAIL_PX and f.ok]
+    assert not sure_but_wrong
+    # and it is sure of most of what it gets right
+    assert sum(f.ok for e, f, _ in results if e <= FAIL_PX) >= 0.6 * np.sum(errors <= FAIL_PX)
+
+
+def test_a_wooden_frame_the_colour_of_the_field_does_not_pull_a_side_outwards() -> None:
+    # the frame, the bar and the tray exactly the field's colour: the playing area's sides show no
+    # edge but where the points meet them, the frame's outer edge a strong one
+    frames = []
+    for k, tilt in enumerate((0.0, 20.0, 35.0, 50.0)):
+        rng = np.random.default_rng([11, k])
+        scene = Scene.random(
+            rng, size=SIZE, family="walnut" if k % 2 else "oak", tilt=(tilt, tilt), harsh=0.5
+        )
+        f = scene.style.field
+        same = Scene(
+            dataclasses.replace(scene.style, frame=f, bar=f, tray=f),
+            scene.camera_spec,
+            scene.lighting,
+            scene.effects,
+            size=SIZE,
+            seed=scene.seed,
+        )
+        layout = random_layout(rng)
+        frames.append((same.render(layout, rng=rng).image, same.corners(), f"same-colour frame {tilt:g} deg"))
+    results = _run(frames)
+    assert sum(e <= FAIL_PX for e, _, _ in results) >= 3
+    assert not [label for e, f, label in results if e > FAIL_PX and f.ok]
 
 
 def test_no_board_gives_low_confidence() -> None:
     rng = np.random.default_rng(5)
-    scene = _scene(31, 10.0, "oak")
+    scene = Scene.random(np.random.default_rng(31), size=SIZE, family="oak", tilt=(10.0, 10.0), harsh=0.5)
     empty_table = scene.render(BoardLayout.empty(), rng=rng).image.copy()
     # cover the board with the table's own colour: what is left is a table and clutter
     table = np.full_like(empty_table, empty_table[5, 5])

@@ -1,0 +1,131 @@
+"""The board finder's stages on their own, on inputs whose answer is known by construction."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from nardy.calibration.aspect import implied_aspect
+from nardy.calibration.config import LineConfig, StructureConfig
+from nardy.calibration.edges import merge_segments, point_sides, to_lab
+from nardy.calibration.quads import misalignment, perspective_groups
+from nardy.calibration.structure import compare_aliases, propose, quad_view
+from nardy.vision.camera import look_at
+from nardy.vision.geometry import BoardGeometry, apply_homography, homography_to_image
+from nardy.vision.layout import BoardLayout
+from nardy.vision.scene import Scene
+
+G = BoardGeometry()
+
+
+@pytest.mark.parametrize(
+    ("tilt", "azimuth", "firm"),
+    [(30.0, 20.0, True), (50.0, -35.0, True), (0.0, 0.0, True), (45.0, 90.0, False), (45.0, 0.0, False)],
+)
+def test_the_proportions_of_a_rectangle_are_recovered_from_its_image(
+    tilt: float, azimuth: float, firm: bool
+) -> None:
+    size = (1280, 720)
+    cam = look_at(np.array([0.5, 0.4, 0.0]), tilt, azimuth, 2.2, 3.0, 900.0, size, (0.0, 0.0))
+    rect = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.8, 0.0], [0.0, 0.8, 0.0]])
+    a = implied_aspect(cam.project(rect), size, (0.4, 1.9))
+    # a side seen edge-on to the tilt (sides parallel in the image) leaves the focal length, and so the
+    # ratio, loose: the estimate must say so
+    assert abs(math.log(a.ratio / 0.8)) <= 0.005 + 2 * a.spread
+    assert (a.spread < 0.02) == firm
+    if firm:
+        # a long side moved outwards by a frame's width gives a ratio off by more than the play
+        taller = cam.project(rect + np.array([[0, -0.035, 0], [0, -0.035, 0], [0, 0, 0], [0, 0, 0]]))
+        b = implied_aspect(taller, size, (0.4, 1.9))
+        assert abs(math.log(b.ratio / 0.8)) > 0.03 + 1.0 * b.spread
+
+
+def test_the_sides_of_points_are_told_from_lines() -> None:
+    # three tips (two long sides meeting at 12 degrees), one long line, one right angle
+    segs = []
+    for x in (100.0, 200.0, 300.0):
+        tip = np.array([x, 300.0])
+        for s in (-1, 1):
+            base = tip + 150.0 * np.array([math.sin(math.radians(6 * s)), -math.cos(math.radians(6 * s))])
+            segs.append([*base, *tip])
+    segs.append([50.0, 400.0, 550.0, 402.0])  # a side of the board
+    segs.append([50.0, 420.0, 50.0, 600.0])  # meets the next at a right angle
+    segs.append([50.0, 420.0, 250.0, 420.0])
+    flags = point_sides(LineConfig(), np.array(segs))
+    assert flags.tolist() == [True] * 6 + [False] * 3
+
+
+def test_collinear_segments_make_one_line() -> None:
+    # a side broken by three checkers, and a short unrelated segment
+    pieces = [[20.0, 100.0, 120.0, 101.0], [160.0, 101.4, 300.0, 103.0], [340.0, 103.4, 500.0, 105.0]]
+    lines = merge_segments(LineConfig(), np.array([*pieces, [200.0, 300.0, 230.0, 330.0]]), (640, 360))
+    top = lines[0]
+    assert top.covered == pytest.approx(400.0, abs=6.0)
+    assert top.longest == pytest.approx(480.0, abs=6.0)  # the gaps bridged
+    assert abs(math.degrees(top.line.theta) % 180 - 90.2) < 0.5
+
+
+def test_quadrilaterals_of_one_board_share_a_perspective() -> None:
+    corners = np.array([[300.0, 150.0], [900.0, 170.0], [1000.0, 600.0], [200.0, 560.0]])
+    h = homography_to_image(G, corners)
+    x0, y0, x1, y1 = G.outer_rect()
+    outline = apply_homography(h, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    tray = apply_homography(h, np.array([[1.035, 0.0], [1.11, 0.0], [1.11, 0.8], [1.035, 0.8]]))
+    other = np.array([[100.0, 100.0], [400.0, 90.0], [420.0, 300.0], [80.0, 320.0]])
+    assert misalignment(outline, corners) < 1e-6
+    assert misalignment(corners, np.roll(tray, 1, axis=0)) < 1e-6  # named from another corner
+    assert misalignment(outline, other) > 0.05
+    assert perspective_groups([outline, other, corners, tray], 0.01) == [[0, 2, 3], [1]]
+
+
+def _straight_on_start(seed: int) -> tuple[Scene, np.ndarray, np.ndarray]:
+    scene = Scene.random(
+        np.random.default_rng(seed), size=(960, 540), family="felt", tilt=(25.0, 25.0), harsh=0.3
+    )
+    sample = scene.render(BoardLayout.short_start(), rng=np.random.default_rng(seed))
+    lab = cv2.GaussianBlur(to_lab(sample.image), (0, 0), 1.0)
+    return scene, np.asarray(lab, dtype=np.float32), sample.corners
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_playing_area_is_proposed_inside_the_board_outline(seed: int) -> None:
+    scene, lab, truth = _straight_on_start(seed)
+    h = homography_to_image(G, truth)
+    x0, y0, x1, y1 = G.outer_rect()
+    outline = apply_homography(h, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    config = StructureConfig()
+    view = quad_view(config, lab, outline)
+    found = propose(config, G, view) + propose(config, G, view.transposed())
+    best = max(found, key=lambda p: p.score)
+    pw = G.point_width * float(np.linalg.norm(truth[1] - truth[0]))
+    err = min(
+        float(np.max(np.linalg.norm(best.corners[[1, 0, 3, 2]] - np.roll(truth, s, axis=0), axis=1)))
+        for s in (0, 1, 2, 3)
+    )
+    err = min(
+        err,
+        min(
+            float(np.max(np.linalg.norm(best.corners - np.roll(truth, s, axis=0), axis=1)))
+            for s in (0, 1, 2, 3)
+        ),
+    )
+    assert err < 0.35 * pw
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_board_shifted_by_a_point_is_worse_than_the_board(seed: int) -> None:
+    # the points repeat, so one point along matches 10 of 12 columns: the bar and the ends tell
+    scene, lab, truth = _straight_on_start(seed)
+    config = StructureConfig()
+    h = homography_to_image(G, truth)
+    n = config.fine_view_px
+    s = n / (1 + 2 * config.extend)
+    rect = (config.extend * s, config.extend * s, (1 + config.extend) * s, (1 + config.extend) * s)
+    right = compare_aliases(config, G, quad_view(config, lab, truth, n), rect)
+    assert right.column_shift == 0 and right.column_lead > 0
+    shifted = apply_homography(h, G.corners() + [G.point_width, 0.0])
+    wrong = compare_aliases(config, G, quad_view(config, lab, shifted, n), rect)
+    assert wrong.column_shift == -1 and wrong.column_lead < 0
