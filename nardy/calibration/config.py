@@ -200,10 +200,10 @@ class ConfidenceConfig:
     edge_mid: float = 0.55
     """... fraction of the side least on edges that is (``BoardFinding.weakest_side``) ..."""
     edge_slope: float = 25.0
-    column_mid: float = -0.03
+    column_mid: float = 0.0
     """... lead of the column fit over the board shifted by whole points (``structure.Aliases``) ..."""
     column_slope: float = 60.0
-    row_mid: float = -0.02
+    row_mid: float = 0.0
     """... lead of the row fit over a long side on the frame's outer edge or a row of checkers ..."""
     row_slope: float = 60.0
     margin_mid: float = 0.0
