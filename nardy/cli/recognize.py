@@ -149,20 +149,32 @@ def run(args: argparse.Namespace) -> int:
 
     finder = None
     if corners is None:
-        try:
-            import importlib
+        # no corners given: find the board in the first frame that can be read, and use its corners
+        # for every frame (the camera stands still, as with --corners)
+        from nardy.calibration.config import FinderConfig
+        from nardy.calibration.finder import find_board
 
-            finder = getattr(importlib.import_module("nardy.calibration"), "find_corners", None)
-        except ImportError:
-            finder = None
-        if finder is None:
+        first = None
+        for name in args.inputs:
+            try:
+                first = next(_frames(Path(name), args.every), None)
+            except UsageError:
+                continue
+            if first is not None:
+                break
+        finding = find_board(FinderConfig(), first[1], config.geometry) if first is not None else None
+        if finding is None or not finding.ok:
+            seen = "no frame could be read"
+            if first is not None and finding is not None:
+                seen = f"{first[0]}: {finding.summary()}"
             print(
-                'nardy recognize: the board\'s corners are needed: pass --corners "x,y x,y x,y x,y" '
-                "(top-left, top-right, bottom-right, bottom-left of the playing area) or --profile FILE "
-                "(automatic board finding is not available in this installation)",
+                f"nardy recognize: the board was not found with confidence ({seen}); the board's corners "
+                'are needed: pass --corners "x,y x,y x,y x,y" (top-left, top-right, bottom-right, '
+                "bottom-left of the playing area) or --profile FILE",
                 file=sys.stderr,
             )
             return 2
+        corners = finding.corners.tolist() if finding.corners is not None else None
 
     failures = 0
     written = 0
