@@ -34,7 +34,7 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--cache", type=Path, default=None, help="where the recording is kept (default ~/.cache/nardy)"
     )
-    p.add_argument("--size", default="960x540", help="video size of the recording (default 960x540)")
+    p.add_argument("--size", default="640x360", help="video size of the recording (default 640x360)")
     p.add_argument("--mode", choices=["referee", "training"], default="training", help="training shows hints")
     p.add_argument(
         "--exit-at-end", action="store_true", help="quit when the recording ends (default: keep serving)"
