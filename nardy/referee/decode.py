@@ -9,6 +9,7 @@ rules' judge names the reason. When unsure, the decision says so rather than gue
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -56,14 +57,10 @@ def decode(
     that stands, on this board (a stack it always reads one short, say); departures beyond it
     are what count.
     """
-    legal = variant.legal_plays(before, roll, first_turn)
     scored: list[tuple[float, Kind, Position, Play | None]] = [
-        (reading.log_likelihood(before), "unchanged", before, None)
+        (reading.log_likelihood(position), kind, position, play)
+        for kind, position, play in candidates(variant, before, roll, first_turn)
     ]
-    for play, after in legal.items():
-        scored.append((reading.log_likelihood(after), "complete", after, play))
-    for partial in legal.partial_positions():
-        scored.append((reading.log_likelihood(partial), "partial", partial, None))
     scored.sort(key=lambda s: -s[0])
     best_ll, kind, position, play = scored[0]
     second_ll = scored[1][0] if len(scored) > 1 else float("-inf")
@@ -84,6 +81,19 @@ def decode(
         names = tuple(_name(s[1], s[3]) for s in scored[:2])
         return Decision("unsure", position, play, margin=margin, alternatives=names)
     return Decision(kind, position, play, margin=margin)
+
+
+@functools.lru_cache(maxsize=32)
+def candidates(
+    variant: Variant, before: Position, roll: Roll, first_turn: bool
+) -> tuple[tuple[Kind, Position, Play | None], ...]:
+    """What the mover can have made of ``roll``: the board unchanged, every partial play and every
+    legal result. Cached, since every still frame of a turn asks for the same ones."""
+    legal = variant.legal_plays(before, roll, first_turn)
+    out: list[tuple[Kind, Position, Play | None]] = [("unchanged", before, None)]
+    out.extend(("complete", after, play) for play, after in legal.items())
+    out.extend(("partial", partial, None) for partial in legal.partial_positions())
+    return tuple(out)
 
 
 def best_complete(

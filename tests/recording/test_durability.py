@@ -67,7 +67,7 @@ def test_kill_9_at_random_moments_loses_no_committed_turn(tmp_path: Path) -> Non
     db = tmp_path / "match.db"
     rng = random.Random(7)
     acked: dict[int, int] = {}
-    kills = ahead = 0
+    kills = 0
     finished = False
     while not finished:
         proc = _recorder(db, match_file)
@@ -96,14 +96,12 @@ def test_kill_9_at_random_moments_loses_no_committed_turn(tmp_path: Path) -> Non
             matches = store.list_matches()
             assert len(matches) == 1, "a restart must resume, not start a new match"
             stored = store.load_match(matches[0].id)
-            total = _assert_prefix(stored, script, acked)
-            ahead += total > sum(acked.values())
+            _assert_prefix(stored, script, acked)
             if stored.ended_at is not None:
                 finished = True
     assert kills >= 8
-    # How many kills landed after a commit whose acknowledgement was never read (``ahead``) depends
-    # on scheduling, so it is not asserted; every such case is checked by _assert_prefix above.
-    del ahead
+    # Whether a kill lands after a commit whose acknowledgement was never read depends on
+    # scheduling; when it does, _assert_prefix above checks that case too.
     with MatchStore.open(db, create=False) as store:
         stored = store.load_match(1)
         assert stored.games == script.games and stored.ended_at == script.ended_at
