@@ -16,6 +16,9 @@ class RefereeConfig:
     tolerated_unsettled: int = 2
     """A reading that calls this few places unsettled (a die lying on a point, glare) still counts
     when what it means stays the same; more (a hand, an arm) is a disturbance."""
+    flicker_seconds: float = 0.5
+    """A disturbance shorter than this (a frame or two that glare or noise calls unsettled)
+    neither counts towards settling nor starts it again; a hand that stays longer does."""
     accept_margin: float = 4.0
     """Natural-log likelihood by which the best candidate must beat the next one (about 55:1)."""
     doubt_margin: float = 4.0

@@ -288,13 +288,15 @@ class Referee:
             self._start_turn(turn.mover.other, roll, source)
             return
         if turn.status == "waiting":
-            if self._settler.stable is not None or self.last_reading is None:
+            still = self._settler.stable is not None and self._settler.disturbed_since is None
+            if still or self.last_reading is None:
                 # the board is still and shows nothing played (or there is no camera to wait
                 # for): the throw is out of turn
                 self._out_of_turn(turn, roll, source)
                 return
             # the board is moving (a hand, a checker still sliding): decide once it settles
             turn.queued = (roll, source)
+            self._settler.reset()
             return
         if turn.status in ("partial", "unsure") and self._finish_on_throw(turn):
             if self.phase == "playing":

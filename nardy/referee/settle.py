@@ -15,6 +15,10 @@ class Settler:
     likely counts do not keep the board from settling -- or None while something moves over the
     board. A key is settled once it has held for ``settle_seconds`` and ``min_settled_frames``
     frames; each settled key is reported once, until the board changes or is disturbed.
+
+    A disturbance shorter than ``flicker_seconds`` (one or two frames called unsettled by noise
+    or glare) pauses the count rather than restarting it: the frames on either side of it must
+    still show the same meaning, and only the still frames count towards ``min_settled_frames``.
     """
 
     def __init__(self, config: RefereeConfig) -> None:
@@ -35,10 +39,11 @@ class Settler:
             if self.disturbed_since is None:
                 self.disturbed_since = t
             self.where = where
-            self._key = None
-            self._frames = 0
-            self._reported = None
-            self.stable = None
+            if t - self.disturbed_since >= self.config.flicker_seconds:
+                self._key = None
+                self._frames = 0
+                self._reported = None
+                self.stable = None
             return False
         self.disturbed_since = None
         self.where = ()

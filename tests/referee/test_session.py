@@ -323,3 +323,37 @@ def test_a_camera_that_always_misreads_a_tall_stack_is_forgiven_that_but_no_more
         learning.clock.t += 0.2
         learning.ref.on_reading(biased(learning.ref.position.apply("13/8")))
     assert ILLEGAL_PLAY in learning.alerts()
+
+
+@pytest.mark.parametrize("flicker_seconds", [0.5, 0.0])
+def test_a_frame_called_unsettled_now_and_then_pauses_settling_but_a_hand_restarts_it(
+    table: Make, flicker_seconds: float
+) -> None:
+    from nardy.referee.config import RefereeConfig
+    from nardy.referee.reading import BoardReading
+
+    t = table("short", RefereeConfig(flicker_seconds=flicker_seconds))
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    done = start.apply("24/13")
+    calm = BoardReading.certain(done)
+    # noise calls three places unsettled in every third frame: the play never looks still for
+    # three frames in a row
+    noisy = BoardReading(calm.points, calm.bar, calm.off, False, ("top[3]", "top[7]", "bottom[8]"))
+    for frame in range(9):
+        t.clock.t += 0.2
+        t.ref.on_reading(noisy if frame % 3 == 2 else calm)
+    assert t.ref.turn is not None
+    if flicker_seconds:
+        assert t.ref.turn.status == "played" and t.last("play").data["play"] == "24/13"
+    else:
+        assert t.ref.turn.status == "waiting"
+    # a hand held over the board longer than a flicker is a disturbance: the same board settles
+    # again after it, and black's throw then finds white's play made
+    t.hand(frames=5)
+    t.show(done, frames=2)
+    assert t.ref.turn.status == ("played" if flicker_seconds else "waiting")
+    t.roll(3, 1)
+    t.show(done)
+    assert [m.play.text() for m in t.ref.moves] == ["24/13"] and not t.alerts()
