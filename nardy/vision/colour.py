@@ -1,9 +1,15 @@
 """Stage 5 -- colour: which of the two checker colours each stack is.
 
 The two classes come from the frame itself: the colours of all stacks (and bar checkers) are split
-in two along their main axis of variation; "light" is the group with the higher lightness. When
+in two along their main axis of variation (each group holding a fair share of the checkers, so a
+stray detection cannot be a group of its own); "light" is the paler group -- lightness less some of
+the saturation, so a translucent white beats gold and ivory beats red even where the light evens
+out their lightness. Only the points' stacks define the groups when there are enough of them; bar
+candidates are judged against them. When
 calibration knows the two colours (``prototypes``) they are used instead. Each stack gets the
-probability that it is light, from its distances to the two groups relative to their spread.
+probability that it is light, from its distances to the two groups relative to their spread along
+each axis (uneven light spreads lightness much more than hue), with a little always kept for the
+other colour.
 """
 
 from __future__ import annotations
@@ -16,62 +22,83 @@ from nardy.vision.config import ColourConfig
 F64 = NDArray[np.float64]
 
 
-def _two_means(x: F64) -> tuple[F64, F64, NDArray[np.bool_]]:
-    """Split rows of ``x`` (N, 3) into two groups along the principal axis (best 1-D split)."""
-    centre = x.mean(axis=0)
-    if len(x) < 2:
-        return centre, centre, np.zeros(len(x), bool)
-    _, _, vt = np.linalg.svd(x - centre, full_matrices=False)
+def _two_means(x: F64, weights: F64, min_share: float) -> tuple[F64, F64, NDArray[np.bool_]]:
+    """Split rows of ``x`` (N, 3) with ``weights`` (N,) in two along their principal axis (the best 1-D
+    cut, refined by 2-means in full colour); each group keeps at least ``min_share`` of the weight, so
+    one stray stack cannot be a group of its own."""
+    n = len(x)
+    centre = np.average(x, axis=0, weights=weights)
+    if n < 2:
+        return centre, centre, np.zeros(n, bool)
+    _, _, vt = np.linalg.svd((x - centre) * np.sqrt(weights)[:, None], full_matrices=False)
     proj = (x - centre) @ vt[0]
     order = np.argsort(proj)
-    xs = proj[order]
+    xs, ws = proj[order], weights[order]
     # within-group sum of squares for every cut, from running sums
-    n = len(xs)
-    k = np.arange(1, n)
-    c1, c2 = np.cumsum(xs), np.cumsum(xs * xs)
-    left = c2[k - 1] - c1[k - 1] ** 2 / k
-    right = (c2[-1] - c2[k - 1]) - (c1[-1] - c1[k - 1]) ** 2 / (n - k)
-    cut = int(k[np.argmin(left + right)])
-    group = np.zeros(len(x), bool)
-    group[order[cut:]] = True
+    cw, c1, c2 = np.cumsum(ws), np.cumsum(ws * xs), np.cumsum(ws * xs * xs)
+    total = float(cw[-1])
+    k = np.arange(n - 1)
+    wl, wr = cw[k], total - cw[k]
+    cost = (c2[k] - c1[k] ** 2 / wl) + ((c2[-1] - c2[k]) - (c1[-1] - c1[k]) ** 2 / np.maximum(wr, 1e-9))
+    fair = (wl >= min_share * total) & (wr >= min_share * total)
+    if fair.any():
+        cost = np.where(fair, cost, np.inf)
+    group = np.zeros(n, bool)
+    group[order[int(np.argmin(cost)) + 1 :]] = True
     for _ in range(5):  # refine with plain 2-means in full colour
-        if group.all() or not group.any():
+        ca = np.average(x[~group], axis=0, weights=weights[~group])
+        cb = np.average(x[group], axis=0, weights=weights[group])
+        new = np.linalg.norm(x - cb, axis=1) < np.linalg.norm(x - ca, axis=1)
+        if min(float(weights[new].sum()), float(weights[~new].sum())) < min_share * total:
             break
-        ca, cb = x[~group].mean(axis=0), x[group].mean(axis=0)
-        group = np.linalg.norm(x - cb, axis=1) < np.linalg.norm(x - ca, axis=1)
-    if group.all() or not group.any():
-        return centre, centre, group
-    return x[~group].mean(axis=0), x[group].mean(axis=0), group
+        group = new
+    return (
+        np.average(x[~group], axis=0, weights=weights[~group]),
+        np.average(x[group], axis=0, weights=weights[group]),
+        group,
+    )
+
+
+def paleness(config: ColourConfig, lab: F64) -> F64:
+    """Lightness less ``chroma_penalty`` times chroma of (..., 3) Lab colours (8-bit scaling)."""
+    chroma = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
+    return np.asarray(lab[..., 0] - config.chroma_penalty * chroma, dtype=np.float64)
 
 
 def light_probabilities(
-    config: ColourConfig, colours: F64, weights: F64, prototypes: tuple[F64, F64] | None = None
+    config: ColourConfig,
+    colours: F64,
+    weights: F64,
+    prototypes: tuple[F64, F64] | None = None,
+    reference: NDArray[np.bool_] | None = None,
 ) -> F64:
     """P(light) for each of ``colours`` (N, 3) Lab (8-bit scaling) of stacks; ``weights`` (N,) how many
-    checkers each stands for. ``prototypes`` are (light, dark) Lab colours if known."""
+    checkers each stands for. ``prototypes`` are (light, dark) Lab colours if known; otherwise the two
+    groups are found among the ``reference`` rows (all if None) and the others judged against them."""
     n = len(colours)
     if n == 0:
         return np.zeros(0)
     w = np.array([config.lightness_weight, 1.0, 1.0])
     x = colours * w
+    ref = np.ones(n, bool) if reference is None else np.asarray(reference, bool)
+    xr, wr = x[ref], np.maximum(np.asarray(weights, np.float64)[ref], 1e-3)
     if prototypes is not None:
         light, dark = prototypes[0] * w, prototypes[1] * w
-        spread = config.spread_floor * 2
     else:
-        expanded = np.repeat(x, np.maximum(1, np.round(weights).astype(int)), axis=0)
-        a, b, _ = _two_means(expanded) if n > 1 else (x[0], x[0], np.zeros(1, bool))
+        a, b, _ = _two_means(xr, wr, config.min_share)
         if np.linalg.norm(a - b) < config.min_separation:
-            # one colour only: call it by its lightness against mid-grey
-            lum = float(np.average(colours[:, 0], weights=np.maximum(weights, 1e-6)))
-            p = 1.0 / (1.0 + np.exp(-(lum - 128.0) / 12.0))
+            # one colour only: call it by its paleness against mid-grey
+            pale = float(np.average(paleness(config, colours[ref]), weights=wr))
+            p = 1.0 / (1.0 + np.exp(-(pale - 128.0) / 12.0))
             return np.full(n, p)
-        light, dark = (a, b) if a[0] > b[0] else (b, a)
-        spread = max(
-            config.spread_floor,
-            float(np.median(np.minimum(np.linalg.norm(x - light, axis=1), np.linalg.norm(x - dark, axis=1))))
-            * 1.5,
-        )
-    dl = np.linalg.norm(x - light, axis=1)
-    dd = np.linalg.norm(x - dark, axis=1)
-    z = np.clip((dd**2 - dl**2) / (2 * spread**2), -30, 30)
-    return np.asarray(1.0 / (1.0 + np.exp(-z)), dtype=np.float64)
+        light, dark = (a, b) if paleness(config, a / w) > paleness(config, b / w) else (b, a)
+    # spread of each axis within the groups: uneven light spreads lightness, seldom hue
+    nearer = np.linalg.norm(xr - light, axis=1) < np.linalg.norm(xr - dark, axis=1)
+    deviation = np.abs(xr - np.where(nearer[:, None], light, dark))
+    spread = config.spread_scale * np.maximum(
+        config.spread_floor / np.sqrt(3.0), 1.4826 * np.median(deviation, axis=0)
+    )
+    z = np.sum(((x - dark) ** 2 - (x - light) ** 2) / (2 * spread**2), axis=1)
+    p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+    # whatever the distances say, keep a little for the other colour (glare, a mis-placed disc)
+    return np.asarray(config.doubt + (1 - 2 * config.doubt) * p, dtype=np.float64)

@@ -120,10 +120,23 @@ class CountConfig:
 class ColourConfig:
     lightness_weight: float = 1.0
     """Weight of lightness when telling the two checker colours apart."""
+    chroma_penalty: float = 0.5
+    """The light group is the paler one: higher lightness less this times chroma (Lab units), so a
+    translucent white beats gold and ivory beats red where the light evens out their lightness."""
+    light_correction: float = 0.5
+    """Share (as an exponent) of the board's fitted brightness gain undone on the checkers' lightness:
+    the gain is fitted on the board's matte surface, while checker tops clip and take glare
+    additively, so undoing all of it over-corrects."""
     min_separation: float = 18.0
     """Two colour groups closer than this (Lab units) are one colour."""
+    min_share: float = 0.1
+    """Least share of the checkers (by count) either colour group must hold when the groups are found."""
     spread_floor: float = 6.0
     """Smallest within-group spread used for the colour probabilities (Lab units)."""
+    spread_scale: float = 1.5
+    """Factor on the measured within-group spread (a few stacks under-estimate it)."""
+    doubt: float = 0.01
+    """Probability always kept for the other colour."""
     outlier: float = 30.0
     """A stack whose colour is further than this (Lab units) from both checker colours, and ..."""
     outlier_spreads: float = 4.0

@@ -156,9 +156,10 @@ class Recognizer:
         def colour() -> tuple[F64, F64, list[int]]:
             k = max(3, int(round(self.diameter_px * 0.4)) | 1)
             smooth = np.asarray(cv2.blur(ev.lab, (k, k)), dtype=np.float32)
-            # undo the uneven light on the lightness, so light and dark are judged alike everywhere
+            # undo (some of) the uneven light on the lightness, so light and dark are judged alike everywhere
             off = np.float32(cfg.evidence.dark_offset)
-            smooth[:, :, 0] = (smooth[:, :, 0] + off) / ev.gain - off
+            gain = ev.gain if cfg.colour.light_correction == 1.0 else ev.gain ** cfg.colour.light_correction
+            smooth[:, :, 0] = (smooth[:, :, 0] + off) / gain - off
             lines = tops + bottoms
             samples: list[F64] = []
             weights: list[float] = []
@@ -177,7 +178,9 @@ class Recognizer:
             ]
             colours = np.array([samples[i] for i in occupied] + bar_samples).reshape(-1, 3)
             wts = np.array([weights[i] for i in occupied] + [1.0] * len(bar_samples))
-            p = light_probabilities(cfg.colour, colours, wts, self.colours)
+            # the points' stacks define the two colours when there are enough of them
+            defining = np.arange(len(colours)) < len(occupied) if len(occupied) >= 2 else None
+            p = light_probabilities(cfg.colour, colours, wts, self.colours, defining)
             p_lines = np.full(len(lines), 0.5)
             p_lines[occupied] = p[: len(occupied)]
             p_bar_all = np.full(len(bar_centres), 0.5)
@@ -193,6 +196,7 @@ class Recognizer:
                     ref,
                     np.array([weights[i] for i in occupied] + [0.1] * len(weak)),
                     self.colours,
+                    np.arange(len(ref)) < len(occupied) if len(occupied) >= 2 else None,
                 )
                 p_bar_all[weak] = pw[len(occupied) :]
             # a "stack" whose colour is far from both checker colours is something else (a hand)

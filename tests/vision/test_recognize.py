@@ -97,7 +97,8 @@ def test_dice_on_points_are_not_checkers(detector: Detector) -> None:
         obs = _read(sample, detector)
         assert obs.top[8].most_likely().count == 0
         assert obs.bottom[9].most_likely().count == 0
-        assert layout_errors(sample.layout, obs.layout()) == []
+        for row in ("top", "bottom"):  # every count right (colours are the colour tests' business)
+            assert [r.most_likely().count for r in obs.row(row)] == [s.count for s in sample.layout.row(row)]
         assert obs.settled
 
 

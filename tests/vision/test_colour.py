@@ -1,0 +1,60 @@
+"""Telling the two checker colours apart: the colour stage alone, then on rendered boards."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nardy.vision.colour import light_probabilities
+from nardy.vision.config import ColourConfig, RecognizerConfig
+from nardy.vision.detect import Detector
+from nardy.vision.layout import BoardLayout
+from nardy.vision.recognizer import Recognizer
+from nardy.vision.scene import Scene
+
+
+def test_translucent_white_is_light_even_where_gold_is_as_light() -> None:
+    rng = np.random.default_rng(5)
+    white = np.array([172.0, 124.0, 123.0]) + rng.normal(0, 4, (6, 3))
+    gold = np.array([178.0, 134.0, 180.0]) + rng.normal(0, 4, (6, 3))
+    p = light_probabilities(ColourConfig(), np.vstack([white, gold]), np.ones(12))
+    assert (p[:6] > 0.9).all() and (p[6:] < 0.1).all()
+
+
+def test_one_stray_stack_is_not_a_colour_of_its_own() -> None:
+    rng = np.random.default_rng(6)
+    light = np.array([200.0, 128.0, 130.0]) + rng.normal(0, 5, (5, 3))
+    dark = np.array([160.0, 128.0, 130.0]) + rng.normal(0, 5, (5, 3))
+    stray = np.array([[30.0, 165.0, 120.0]])  # a false detection on a dark point
+    colours = np.vstack([light, dark, stray])
+    p = light_probabilities(ColourConfig(), colours, np.array([2.0] * 10 + [1.0]))
+    assert (p[:5] > 0.9).all() and (p[5:10] < 0.1).all()
+
+
+def test_probabilities_keep_some_doubt() -> None:
+    colours = np.array([[240.0, 128.0, 128.0], [30.0, 128.0, 128.0], [20.0, 128.0, 128.0]])
+    p = light_probabilities(ColourConfig(), colours, np.ones(3))
+    assert p[0] > 0.98 and p[0] < 1.0 and p[2] > 0.0
+
+
+def test_colours_under_harsh_uneven_light(detector: Detector) -> None:
+    """Gold against translucent white and pearl against grey, under strong gradients and glare."""
+    wrong = stacks = 0
+    for seed in range(64, 72):
+        scene = Scene.random(
+            np.random.default_rng(seed),
+            size=(960, 540),
+            checker_set="gold_translucent" if seed % 2 else "pearl_grey",
+            tilt=(25.0, 25.0),
+            harsh=2.0,
+        )
+        layout = BoardLayout.random(np.random.default_rng(seed), max_stack=5)
+        sample = scene.render(layout)
+        obs = Recognizer(RecognizerConfig(), sample.corners, detector=detector).read(sample.image)
+        for row in ("top", "bottom"):
+            for truth, reading in zip(layout.row(row), obs.row(row), strict=True):
+                read = reading.most_likely()
+                if truth.count and read.count == truth.count:
+                    stacks += 1
+                    wrong += read.colour != truth.colour
+    assert stacks >= 60
+    assert wrong <= 5
