@@ -184,6 +184,9 @@ class RefineConfig:
     """Largest distortion accepted (kappa of ``nardy.calibration.refine.Lens``)."""
     max_colour: float = 30.0
     """A side's edge must have, just inside, a colour within this of the playing area's (Lab units)."""
+    seen_floor: float = 0.5
+    """A side's support counts only where it can be seen (not covered by checkers), out of at least this
+    fraction of it (``refine.seen_support``)."""
 
 
 @dataclass(frozen=True)
@@ -257,6 +260,8 @@ class FinderConfig:
     """Weight of the outline's edge support against the pattern score when choosing the result ..."""
     point_weight: float = 0.3
     """... and of the points' sides' edge support ..."""
+    end_weight: float = 0.3
+    """... and of the bar's and the short sides' (``refine.end_support``) ..."""
     shape_weight: float = 0.1
     """... and of the proportions the corners imply being off the board's (``aspect``), in multiples
     of a tolerance: ``shape_tolerance`` (log of the height-to-width ratio) plus ``shape_spread`` times
@@ -265,5 +270,8 @@ class FinderConfig:
     shape_spread: float = 1.0
     focal_range: tuple[float, float] = (0.4, 1.9)
     """Plausible focal lengths (fractions of the image width: fields of view of about 30 to 100 degrees)."""
+    end_lead_weight: float = 0.5
+    """Weight of the bar's and short sides' edges' lead over the board shifted by whole points against
+    the view's column fit's (``finder._Result.column_lead``)."""
     min_confidence: float = 0.5
     """Below this a finding is reported as unsure (``BoardFinding.ok`` is False)."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -38,7 +38,7 @@ from nardy.calibration.config import FinderConfig
 from nardy.calibration.edges import Gradient, colour_gradient, line_segments, merge_segments, shrink, to_lab
 from nardy.calibration.pattern import PatternScore, pattern_score
 from nardy.calibration.quads import candidate_quads, perspective_groups, quad_area
-from nardy.calibration.refine import Fit, Lens, refine_corners
+from nardy.calibration.refine import Fit, Lens, end_support, refine_corners
 from nardy.calibration.structure import (
     Aliases,
     Proposal,
@@ -84,6 +84,12 @@ class BoardFinding:
     """``side_support`` of the side least on edges."""
     shape_error: float = 0.0
     """How far the proportions the corners imply are off the board's (``aspect.implied_aspect``)."""
+    sides: tuple[float, ...] = ()
+    """``side_support`` of each side (top, right, bottom, left) ..."""
+    seen_sides: tuple[float, ...] = ()
+    """... and the same counted where the side can be seen (``refine.seen_support``)."""
+    column_lead: float = 0.0
+    """Lead over the board shifted by whole points, by colours and by edges (``_Result.column_lead``)."""
 
     def summary(self) -> str:
         """One line for people: where and how sure."""
@@ -92,7 +98,7 @@ class BoardFinding:
         pts = " ".join(f"({x:.0f},{y:.0f})" for x, y in self.corners)
         p = self.pattern.score if self.pattern is not None else 0.0
         al = self.aliases
-        lead = f", ahead of its aliases by {min(al.column_lead, al.row_lead):.2f}" if al is not None else ""
+        lead = f", ahead of its aliases by {min(self.column_lead, al.row_lead):.2f}" if al is not None else ""
         return (
             f"{'found' if self.ok else 'unsure'}: corners TL TR BR BL {pts}; confidence "
             f"{self.confidence:.2f} (pattern {p:.2f}, outline on edges {self.side_support:.0%}, points' "
@@ -160,6 +166,13 @@ class _Result:
     shape_error: float
     """How far the proportions its corners imply are from the board's, beyond what they can tell
     (``aspect.implied_aspect``; 0 when within)."""
+    ends: float = 0.0
+    """``refine.end_support``: how much of the bar's edges and the short sides lie on edges ..."""
+    end_lead: float = 0.0
+    """... its lead over the same with the board shifted by whole points (``StructureConfig.column_aliases``)
+    ..."""
+    end_shift: int = 0
+    """... and the shift that comes closest."""
 
     def score(self, config: FinderConfig) -> float:
         """How good a result this is: board-like, its drawing on edges (the points' sides lie on edges
@@ -169,8 +182,15 @@ class _Result:
             self.pattern.score
             + config.side_weight * self.fit.side_support
             + config.point_weight * self.fit.point_support
+            + config.end_weight * self.ends
             - config.shape_weight * self.shape_error
         )
+
+    def column_lead(self, config: FinderConfig) -> float:
+        """Lead over the board shifted by whole points: the view's column fit's (colours) plus that of
+        the bar's and the short sides' edges (``end_lead``), which checkers covering the end columns do
+        not mislead."""
+        return self.aliases.column_lead + config.end_lead_weight * self.end_lead
 
 
 def _shape_error(config: FinderConfig, corners: F64, size: tuple[int, int], geometry: BoardGeometry) -> float:
@@ -208,12 +228,28 @@ def _refined(
     )
     ps_fit = pattern_score(config.pattern, lab, fit.corners, geometry)
     if ps_fit.score < ps.score - config.refine_tolerance:  # the fit ran off: keep the corners
-        fit = Fit(corners, fit.side_support, fit.point_support, fit.residual, 0.0, fit.kappa, fit.sides)
+        fit = replace(fit, corners=corners, moved=0.0)
         ps_fit = ps
     view = quad_view(config.structure, smooth, fit.corners, config.structure.fine_view_px)
     aliases = compare_aliases(config.structure, geometry, view, _unit_rect(config))
     size = (lab.shape[1], lab.shape[0])
-    return _Result(fit.corners, fit, ps_fit, aliases, _shape_error(config, fit.corners, size, geometry))
+    ends = end_support(config.refine, grad, fit.corners, geometry, fit.kappa)
+    shifts = [s * k for k in config.structure.column_aliases for s in (-1, 1)]
+    shifted = [
+        end_support(config.refine, grad, _moved(fit.corners, geometry, k, 0.0, 0.0), geometry, fit.kappa)
+        for k in shifts
+    ]
+    best = int(np.argmax(shifted))
+    return _Result(
+        fit.corners,
+        fit,
+        ps_fit,
+        aliases,
+        _shape_error(config, fit.corners, size, geometry),
+        ends,
+        ends - shifted[best],
+        shifts[best],
+    )
 
 
 def _polished(config: FinderConfig, smooth: F32, corners: F64, geometry: BoardGeometry) -> F64:
@@ -238,6 +274,8 @@ def _assess(
         moves: list[tuple[float, float, float]] = []
         if a.column_shift != 0 or a.row_shift != (0.0, 0.0):
             moves.append((float(a.column_shift), *a.row_shift))
+        if result.end_lead < 0 and result.end_shift != a.column_shift:
+            moves.append((float(result.end_shift), 0.0, 0.0))
         if result.shape_error > 0:
             sides = [(0.0, s * d, 0.0) for d in config.structure.row_aliases for s in (-1, 1)]
             sides += [(0.0, 0.0, s * d) for d in config.structure.row_aliases for s in (-1, 1)]
@@ -333,7 +371,7 @@ def find_board(
     results = [_assess(config, lab, smooth, grad, c, geometry) for c in polished[: config.refine_top]]
     results.sort(key=lambda r: -r.score(config))
     best = results[0]
-    rivals = [r.score(config) for r in results[1:] if _differs(r.corners, best.corners, tol)]
+    rivals = [r.score(config) for r in results if _differs(r.corners, best.corners, tol)]
     margin = best.score(config) - max(rivals) if rivals else 1.0
     lap("refine")
     corners = best.corners / scale
@@ -358,18 +396,21 @@ def find_board(
     lap("full")
     cc = config.confidence
     al = best.aliases
-    weakest = min(final.sides) if final.sides else final.side_support
+    seen = final.seen_sides or final.sides
+    weakest = min(seen) if seen else final.side_support
     confidence = (
         _sigmoid(cc.pattern_slope * (best.pattern.score - cc.pattern_mid))
         * _sigmoid(cc.points_slope * (final.point_support - cc.points_mid))
         * _sigmoid(cc.edge_slope * (weakest - cc.edge_mid))
-        * _sigmoid(cc.column_slope * (al.column_lead - cc.column_mid))
+        * _sigmoid(cc.column_slope * (best.column_lead(config) - cc.column_mid))
         * _sigmoid(cc.row_slope * (al.row_lead - cc.row_mid))
         * _sigmoid(cc.margin_slope * (margin - cc.margin_mid))
         * _sigmoid(cc.shape_slope * (cc.shape_mid - best.shape_error))
     )
     named = name_corners(corners, previous)
-    alternatives = tuple(name_corners(r.corners / scale) for r in results[1:])
+    alternatives = tuple(
+        name_corners(r.corners / scale) for r in results if _differs(r.corners, best.corners, tol)
+    )
     timings["total"] = sum(timings.values())
     return BoardFinding(
         named,
@@ -385,4 +426,7 @@ def find_board(
         al,
         weakest,
         best.shape_error,
+        final.sides,
+        final.seen_sides,
+        best.column_lead(config),
     )

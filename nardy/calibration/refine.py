@@ -238,6 +238,8 @@ class Fit:
     """The lens's radial distortion found (see ``Lens``)."""
     sides: tuple[float, ...] = ()
     """``side_support`` of each side (top, right, bottom, left)."""
+    seen_sides: tuple[float, ...] = ()
+    """The same, counted only where the side can be seen (``side_visibility``); empty without colours."""
 
 
 def _fit_step(
@@ -354,6 +356,65 @@ def refine_corners(
     side_support = float(np.mean(hit[side])) if side.any() else 0.0
     point_support = float(np.mean(hit[~side])) if (~side).any() else 0.0
     sides = tuple(float(np.mean(hit[s.side == k])) if np.any(s.side == k) else 0.0 for k in range(4))
+    seen: tuple[float, ...] = ()
+    if lab is not None and colours is not None and len(colours) == 3 and side.any():
+        visible = side_visibility(geometry, s, pts[side], normals[side], lab, colours, config.max_colour)
+        seen = seen_support(hit[side], visible, s.side[side], config.seen_floor)
     residual = float(np.median(np.abs(offset[hit]))) if hit.any() else float("inf")
     moved = float(np.max(np.linalg.norm(final - start, axis=1)))
-    return Fit(final, side_support, point_support, residual, moved, float(params[8]), sides)
+    return Fit(final, side_support, point_support, residual, moved, float(params[8]), sides, seen)
+
+
+def end_support(
+    config: RefineConfig, grad: Gradient, corners: F64, geometry: BoardGeometry, kappa: float = 0.0
+) -> float:
+    """Fraction of the drawing's samples on the bar's edges and the short sides that lie on edges of
+    ``grad`` with the board at ``corners`` (image pixels of ``grad``, lens ``kappa`` about its centre),
+    without fitting: the part of the drawing that tells the board from itself a point or two along."""
+    hh, ww = grad.dx.shape
+    lens = Lens((ww / 2.0, hh / 2.0), 0.5 * float(np.hypot(ww, hh)), kappa)
+    h = board_homography(geometry, lens.undistort(np.asarray(corners, dtype=np.float64).reshape(4, 2)))
+    s = sample_model(model_segments(geometry), h, config.step, (SIDE, BAR))
+    ends = (s.kind == BAR) | (s.side == 1) | (s.side == 3)
+    if not ends.any():
+        return 0.0
+    pts, normals = model_normals(h, s.board[ends], s.direction[ends], lens)
+    tight = max(1.0, config.tukey * 0.6)
+    offset, _ = search_edges(grad, pts, normals, tight + 1.0, config.min_response)
+    return float(np.mean(np.isfinite(offset) & (np.abs(np.nan_to_num(offset, nan=99.0)) <= tight)))
+
+
+def side_visibility(
+    geometry: BoardGeometry, s: Samples, points: F64, normals: F64, lab: F32, colours: F64, max_colour: float
+) -> NDArray[np.bool_]:
+    """For the samples ``s`` on the sides (image ``points`` and inward ``normals``), whether the playing
+    area can be seen just inside: a colour there that the playing area has at that place
+    (``side_colours``). Where a checker, a die or a hand covers the side it cannot, and finding no edge
+    there says nothing against the side."""
+    on_side = s.kind == SIDE
+    sub = Samples(s.board[on_side], s.kind[on_side], s.side[on_side], s.direction[on_side])
+    allowed = side_colours(geometry, sub, colours)
+    depth = np.array([1.5, 3.0])
+    xs = (points[:, 0:1] + normals[:, 0:1] * depth).astype(np.float32)
+    ys = (points[:, 1:2] + normals[:, 1:2] * depth).astype(np.float32)
+    col = cv2.remap(lab, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+    dist = np.min(np.linalg.norm(col[:, :, None, :] - allowed[:, None, :, :], axis=3), axis=2)
+    return np.asarray(np.any(dist <= max_colour, axis=1), dtype=np.bool_)
+
+
+def seen_support(
+    hit: NDArray[np.bool_], visible: NDArray[np.bool_], side: NDArray[np.int64], floor: float
+) -> tuple[float, ...]:
+    """Per side (0..3), the fraction of its samples that found an edge where the side is, among those
+    where it can be seen (``visible``, or an edge found) but out of at least ``floor`` of all its
+    samples: a side mostly hidden cannot count as well supported."""
+    out = []
+    for k in range(4):
+        on = side == k
+        n = int(np.count_nonzero(on))
+        if n == 0:
+            out.append(0.0)
+            continue
+        seen = int(np.count_nonzero(visible[on] | hit[on]))
+        out.append(float(np.count_nonzero(hit[on])) / max(seen, floor * n, 1.0))
+    return tuple(out)

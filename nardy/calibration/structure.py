@@ -612,7 +612,7 @@ class Aliases:
     rows: float
     """The row fit's score at the placement."""
     row_lead: float
-    """Its lead over the best alias of one long side."""
+    """Its lead over the best alias of the long sides (one of them moved, or both the same way)."""
     row_shift: tuple[float, float]
     """The best alias's moves of the top and the bottom side (point widths; 0, 0 if none is better)."""
 
@@ -635,6 +635,7 @@ def compare_aliases(
     profiles = row_profiles(config, geometry, view, x0, x1, (m0[0], m1[0]))
     moves = [(0.0, 0.0)] + [(s * o, 0.0) for o in config.row_aliases for s in (-1, 1)]
     moves += [(0.0, s * o) for o in config.row_aliases for s in (-1, 1)]
+    moves += [(s * o, s * o) for o in config.row_aliases for s in (-1, 1)]
     dy = np.array(moves)
     row = _row_scores(config, geometry, *profiles, y0 + dy[:, 0] * pw_y, y1 + dy[:, 1] * pw_y)[0]
     k, r = int(np.argmax(col)), int(np.argmax(row))

@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 
 from nardy.calibration.aspect import implied_aspect
-from nardy.calibration.config import LineConfig, StructureConfig
-from nardy.calibration.edges import merge_segments, point_sides, to_lab
+from nardy.calibration.config import FinderConfig, LineConfig, StructureConfig
+from nardy.calibration.edges import colour_gradient, merge_segments, point_sides, to_lab
+from nardy.calibration.pattern import pattern_score
 from nardy.calibration.quads import misalignment, perspective_groups
+from nardy.calibration.refine import end_support, refine_corners
 from nardy.calibration.structure import compare_aliases, propose, quad_view
 from nardy.vision.camera import look_at
 from nardy.vision.geometry import BoardGeometry, apply_homography, homography_to_image
@@ -129,3 +131,48 @@ def test_a_board_shifted_by_a_point_is_worse_than_the_board(seed: int) -> None:
     shifted = apply_homography(h, G.corners() + [G.point_width, 0.0])
     wrong = compare_aliases(config, G, quad_view(config, lab, shifted, n), rect)
     assert wrong.column_shift == -1 and wrong.column_lead < 0
+
+
+def _wooden_frame(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """An empty walnut board at 30 degrees, 960x540: (BGR image, true corners)."""
+    scene = Scene.random(
+        np.random.default_rng(seed), size=(960, 540), family="walnut", tilt=(30.0, 30.0), harsh=0.3
+    )
+    sample = scene.render(BoardLayout.empty(), rng=np.random.default_rng(seed))
+    return sample.image, sample.corners
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_a_side_hidden_by_checkers_is_judged_where_it_can_be_seen(seed: int) -> None:
+    image, truth = _wooden_frame(seed)
+    # blue discs (no colour of the board) standing along a third of the left side, as checkers do
+    hidden = image.copy()
+    for t in np.linspace(0.1, 0.4, 5):
+        centre = truth[0] + (truth[3] - truth[0]) * t
+        cv2.circle(hidden, tuple(int(v) for v in np.round(centre)), 14, (200, 60, 20), -1, cv2.LINE_AA)
+    # and the whole right side
+    for t in np.linspace(0.0, 1.0, 14):
+        centre = truth[1] + (truth[2] - truth[1]) * t
+        cv2.circle(hidden, tuple(int(v) for v in np.round(centre)), 14, (200, 60, 20), -1, cv2.LINE_AA)
+    config = FinderConfig()
+    lab = to_lab(hidden)
+    colours = np.asarray(pattern_score(config.pattern, to_lab(image), truth, G).colours, dtype=np.float64)
+    fit = refine_corners(
+        config.refine, colour_gradient(config.edges, lab), truth, G, (2.0,), lab=lab, colours=colours
+    )
+    top, right, bottom, left = fit.seen_sides
+    assert fit.sides[3] < 0.6 and left > 0.75  # a side partly hidden counts where it is seen ...
+    assert right < 0.2  # ... but one hidden all along cannot count as seen
+    assert min(top, bottom) > 0.75
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_the_bar_and_the_ends_tell_the_board_from_itself_a_point_along(seed: int) -> None:
+    image, truth = _wooden_frame(seed)
+    config = FinderConfig()
+    grad = colour_gradient(config.edges, to_lab(image))
+    h = homography_to_image(G, truth)
+    right = end_support(config.refine, grad, truth, G)
+    for k in (-2, -1, 1, 2):
+        shifted = apply_homography(h, G.corners() + [k * G.point_width, 0.0])
+        assert end_support(config.refine, grad, shifted, G) < right - 0.3
