@@ -2,11 +2,48 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from nardy.calibration.orientation import Orientation
 from nardy.referee.reading import BoardReading
 from nardy.vision.observation import CountReading, Observation, PointReading
+
+MOST = 15
+"""Most checkers a point can hold."""
+
+
+@dataclass(frozen=True, slots=True)
+class PileDoubt:
+    """How far the referee trusts a camera's count of a tall stack.
+
+    A camera sees the line of checkers along a point well, but not how many are piled on top of
+    it. Whatever the reading says, a point that likely holds at least ``from_count`` checkers
+    keeps a share ``share`` of that likelihood spread evenly over every taller count, so that the
+    count of checkers (each side has fifteen) can say how tall the pile is.
+    """
+
+    from_count: int = 4
+    share: float = 0.05
+
+
+def with_pile_doubt(dist: Mapping[int, float], doubt: PileDoubt = PileDoubt()) -> dict[int, float]:
+    """``dist`` (signed count -> probability) with the pile's share spread over taller counts."""
+    out = {n: p * (1.0 - doubt.share) for n, p in dist.items()}
+    taller = MOST - doubt.from_count
+    if taller <= 0 or doubt.share <= 0:
+        return dict(dist)
+    for sign in (1, -1):
+        q = sum(p for n, p in dist.items() if n * sign >= doubt.from_count)
+        if q <= 0:
+            continue
+        for n in range(doubt.from_count + 1, MOST + 1):
+            out[sign * n] = out.get(sign * n, 0.0) + doubt.share * q / taller
+    # the share of counts below the pile stays where it was
+    for n, p in dist.items():
+        if abs(n) < doubt.from_count:
+            out[n] = p
+    return out
 
 
 def _point_distribution(reading: PointReading, p_white: float) -> dict[int, float]:
@@ -34,18 +71,18 @@ def _pair(reading: CountReading, orientation: Orientation) -> tuple[dict[int, fl
 
 
 def reading_from_observation(
-    observation: Observation, orientation: Orientation, variant: str
+    observation: Observation, orientation: Orientation, variant: str, pile: PileDoubt = PileDoubt()
 ) -> BoardReading:
     """The referee's reading of one frame, mapped through the board's orientation.
 
     Long nardy has no bar, so the bar is not scored there; the trays count only when the camera
-    saw them.
+    saw them. Tall stacks get the ``pile`` doubt.
     """
     points = orientation.to_white_points(observation.top, observation.bottom)
     distributions = []
     for reading in points:
         p_white = reading.p_light if orientation.white == "light" else 1.0 - reading.p_light
-        distributions.append(_point_distribution(reading, p_white))
+        distributions.append(with_pile_doubt(_point_distribution(reading, p_white), pile))
     bar = _pair(observation.bar, orientation) if variant == "short" else None
     off = _pair(observation.off, orientation) if observation.off.measured else None
     return BoardReading.from_distributions(

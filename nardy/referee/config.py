@@ -27,6 +27,10 @@ class RefereeConfig:
     illegal_margin: float = 8.0
     """How much better (log) the free reading must explain the board than every legal candidate
     before the referee calls a play illegal (about 3000:1)."""
+    count_margin: float = 20.0
+    """How much better (log) the free reading must explain the board than any board that keeps
+    every checker before the referee says checkers are missing or extra (more than one place
+    the camera would have to be badly wrong about)."""
     bias_window: int = 15
     """Settled readings over which the referee learns how far this camera usually reads from the
     position that stands (the median gap); thresholds count from there."""

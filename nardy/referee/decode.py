@@ -64,14 +64,20 @@ def decode(
     scored.sort(key=lambda s: -s[0])
     best_ll, kind, position, play = scored[0]
     second_ll = scored[1][0] if len(scored) > 1 else float("-inf")
-    free_ll = reading.best_log_likelihood()
-
+    # the candidates are measured against the most likely board with the same checkers (the
+    # mover may have borne some off): a pile the camera reads short is as tall as the count of
+    # checkers says, on every candidate and on this board alike
+    free_ll, free = reading.best_keeping_count(before.with_turn(before.turn.other), bearing=before.turn)
+    if free is None or reading.best_log_likelihood() - free_ll - bias > config.count_margin:
+        # not even checkers that keep their count explain the board: some are missing or extra
+        gap = reading.best_log_likelihood() - best_ll - bias
+        return _not_a_candidate(variant, before, roll, first_turn, reading, config, gap, None)
     gap = free_ll - best_ll - bias
     if gap > config.illegal_margin:
-        return _not_a_candidate(variant, before, roll, first_turn, reading, config, gap)
+        return _not_a_candidate(variant, before, roll, first_turn, reading, config, gap, free)
     if gap > config.doubt_margin:
         # the board looks like none of the candidates, but not clearly enough to call it
-        seen = reading.as_position(variant.name, before.turn.other, before)
+        seen: Position | None = free
         names: tuple[str, ...] = ("the position on the board", _name(kind, play))
         verdict = None if seen is None else variant.judge(before, seen, roll, first_turn)
         return Decision("unsure", seen, None, verdict, margin=-gap, alternatives=names)
@@ -127,10 +133,13 @@ def _not_a_candidate(
     reading: BoardReading,
     config: RefereeConfig,
     margin: float,
+    seen: Position | None,
 ) -> Decision:
+    """``seen``: the board read keeping the checkers' count; None to take the free reading."""
     if reading.best_log_likelihood() < config.unreadable_log_likelihood:
         return Decision("unreadable", margin=margin)
-    seen = reading.as_position(variant.name, before.turn.other, before)
+    if seen is None:
+        seen = reading.as_position(variant.name, before.turn.other, before)
     if seen is None:
         return Decision("unreadable", margin=margin)
     verdict = variant.judge(before, seen, roll, first_turn)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from nardy.rules import CHECKERS, Color, Position
 
@@ -40,6 +42,8 @@ class BoardReading:
     """False while a hand or a sliding checker is over the board."""
     unsettled: tuple[str, ...] = ()
     """Where it is not settled (for the alert)."""
+    _memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
+    """Results of :meth:`best_keeping_count`, which every candidate of a frame asks for."""
 
     @classmethod
     def from_distributions(
@@ -111,6 +115,136 @@ class BoardReading:
             if pair is not None:
                 total += max(pair[0].values()) + max(pair[1].values())
         return total
+
+    def best_keeping_count(
+        self, template: Position, bearing: Color | None = None, most_borne: int = 4
+    ) -> tuple[float, Position | None]:
+        """The most likely board that holds ``template``'s checkers, and its log-likelihood.
+
+        Every checker ``template`` has is on a point, on the bar or in a tray: none appear or
+        vanish. The trays hold what they held in ``template``, except that ``bearing`` may have
+        borne off up to ``most_borne`` more. This is the free reading the referee measures legal
+        candidates against: where the camera cannot count a pile, the count of checkers says how
+        tall it must be. Places the reading does not see (bar, trays) cost nothing.
+
+        Returns ``(-inf, None)`` when no such board exists.
+        """
+        memo_key = (
+            template.variant,
+            template.total(Color.WHITE),
+            template.total(Color.BLACK),
+            template.off_white,
+            template.off_black,
+            bearing,
+            most_borne,
+        )
+        if memo_key not in self._memo:
+            self._memo[memo_key] = self._keep_count(template, bearing, most_borne)
+        found: tuple[float, Position | None] = self._memo[memo_key]  # type: ignore[assignment]
+        ll, position = found
+        return ll, None if position is None else position.with_turn(template.turn)
+
+    def _keep_count(
+        self, template: Position, bearing: Color | None, most_borne: int
+    ) -> tuple[float, Position | None]:
+        tw, tb = template.total(Color.WHITE), template.total(Color.BLACK)
+        n = CHECKERS + 1
+        neg = -np.inf
+        # best[w, b]: best log-likelihood of the places so far holding w white and b black checkers
+        best = np.full((n, n), neg)
+        best[0, 0] = 0.0
+        choices: list[np.ndarray] = []
+
+        k_idx = np.arange(n)
+        # shift[c, k] = c - k: the count before a place that takes k checkers (invalid below 0)
+        shift = k_idx[:, None] - k_idx[None, :]
+        valid = shift >= 0
+        shift = np.where(valid, shift, 0)
+        nothing = np.full(n, neg)
+
+        def step(white: np.ndarray, black: np.ndarray) -> None:
+            """One more place: k white checkers there cost ``white[k]`` (``white[0]``: the place
+            empty), k black ``black[k]`` (k >= 1)."""
+            nonlocal best
+            via_w = np.where(valid[:, :, None], best[shift, :] + white[None, :, None], neg)  # [w, k, b]
+            kw = np.argmax(via_w, axis=1)
+            from_w = np.take_along_axis(via_w, kw[:, None, :], axis=1)[:, 0, :]
+            b_cost = black.copy()
+            b_cost[0] = neg
+            via_b = np.where(valid[None, :, :], best[:, shift] + b_cost[None, None, :], neg)  # [w, b, k]
+            kb = np.argmax(via_b, axis=2)
+            from_b = np.take_along_axis(via_b, kb[:, :, None], axis=2)[:, :, 0]
+            take_b = from_b > from_w
+            best = np.where(take_b, from_b, from_w)
+            choices.append(np.where(take_b, -kb, kw).astype(np.int16))
+
+        def costs(dist: dict[int, float], sign: int) -> np.ndarray:
+            return np.array([dist.get(sign * k, _LOG_FLOOR) for k in range(n)])
+
+        for dist in self.points:
+            step(costs(dist, 1), costs(dist, -1))
+        if template.variant == "short":
+            # the bar holds both colours: one place for each
+            if self.bar is None:
+                on_bar_w, on_bar_b = np.zeros(n), np.zeros(n)
+            else:
+                on_bar_w, on_bar_b = costs(self.bar[0], 1), costs(self.bar[1], 1)
+            step(on_bar_w, nothing)
+            empty = nothing.copy()
+            empty[0] = on_bar_b[0]
+            step(empty, on_bar_b)
+        elif self.bar is not None:  # long nardy: the bar, if read at all, is empty
+            best = best + self.bar[0].get(0, _LOG_FLOOR) + self.bar[1].get(0, _LOG_FLOOR)
+        # the trays: what is not on the board or the bar
+        total = neg
+        end = (0, 0)
+        for w in range(min(tw, CHECKERS) + 1):
+            for b in range(min(tb, CHECKERS) + 1):
+                if best[w, b] == neg:
+                    continue
+                ow, ob = tw - w, tb - b
+                allowed_w = ow == template.off_white or (
+                    bearing is Color.WHITE and 0 < ow - template.off_white <= most_borne
+                )
+                allowed_b = ob == template.off_black or (
+                    bearing is Color.BLACK and 0 < ob - template.off_black <= most_borne
+                )
+                if not (allowed_w and allowed_b):
+                    continue
+                ll = float(best[w, b])
+                if self.off is not None:
+                    ll += self.off[0].get(ow, _LOG_FLOOR) + self.off[1].get(ob, _LOG_FLOOR)
+                if ll > total:
+                    total, end = ll, (w, b)
+        if total == neg:
+            return neg, None
+        # walk back through the places' choices
+        w, b = end
+        signed: list[int] = []
+        for pick in reversed(choices):
+            k = int(pick[w, b])
+            signed.append(k)
+            if k > 0:
+                w -= k
+            else:
+                b += k
+        signed.reverse()
+        if template.variant == "short":
+            points, bar_w, bar_b = signed[:24], signed[24], -signed[25]
+        else:
+            points, bar_w, bar_b = signed, 0, 0
+        on_w = sum(k for k in points if k > 0) + bar_w
+        on_b = -sum(k for k in points if k < 0) + bar_b
+        position = Position(
+            template.variant,
+            tuple(points),
+            bar_w,
+            bar_b,
+            tw - on_w,
+            tb - on_b,
+            template.turn,
+        )
+        return total, position
 
     def key(self) -> tuple[object, ...]:
         """Identifies the most likely reading: two readings with the same key look the same."""

@@ -437,14 +437,16 @@ class Referee:
         return min(statistics.median(self._gaps), self.config.max_bias)
 
     def _learn_gap(self, reading: BoardReading, standing: Position) -> None:
-        self._gaps.append(max(reading.best_log_likelihood() - reading.log_likelihood(standing), 0.0))
+        free, _ = reading.best_keeping_count(standing)
+        self._gaps.append(max(free - reading.log_likelihood(standing), 0.0))
 
     def _assess(self, reading: BoardReading) -> tuple[Hashable, Callable[[], None]]:
         """What a still board means now (a key that stays the same while the meaning does), and
         what to do once it has settled."""
         if self.phase in ("opening", "game-over", "match-over"):
             start = Position.initial(self.variant.name)
-            ok = reading.best_log_likelihood() - reading.log_likelihood(start) < self.config.illegal_margin
+            free, _ = reading.best_keeping_count(start)
+            ok = free - reading.log_likelihood(start) < self.config.illegal_margin
 
             if ok:
                 self._learn_gap(reading, start)
@@ -457,7 +459,8 @@ class Referee:
             return ("setup", ok), setup
         turn = self.turn
         if turn is None:
-            gap = reading.best_log_likelihood() - reading.log_likelihood(self.position) - self.bias
+            free, _ = reading.best_keeping_count(self.position)
+            gap = free - reading.log_likelihood(self.position) - self.bias
             changed = gap > self.config.illegal_margin
             if not changed:
                 self._learn_gap(reading, self.position)
@@ -498,7 +501,7 @@ class Referee:
         roll, source = turn.queued
         nxt = turn.mover.other
         nxt_first = nxt not in self.played
-        free = reading.best_log_likelihood()
+        free, _ = reading.best_keeping_count(turn.before, bearing=turn.mover)
         best: tuple[float, Play, Position, Decision, Position] | None = None
         for play, after in self.variant.legal_plays(turn.before, turn.roll, turn.first_turn).items():
             second = decode(
@@ -545,7 +548,9 @@ class Referee:
     def _check_unchanged(self, reading: BoardReading, changed: bool) -> None:
         """No throw pending: the board should stay as it is."""
         if changed:
-            seen = reading.as_position(self.variant.name, self.position.turn, self.position)
+            _, seen = reading.best_keeping_count(self.position)
+            if seen is None:
+                seen = reading.as_position(self.variant.name, self.position.turn, self.position)
             points: tuple[int, ...] = ()
             if seen is not None:
                 points = tuple(i + 1 for i in range(24) if seen.points[i] != self.position.points[i])

@@ -282,18 +282,20 @@ def test_a_play_seen_only_together_with_the_opponents_next_move(table: Make) -> 
     assert t.last("play").data["play"] == "8/5 6/5" and ILLEGAL_PLAY not in t.alerts()
 
 
-def test_a_camera_that_always_misreads_a_tall_stack_is_forgiven_that_but_no_more(table: Make) -> None:
+def test_a_camera_that_always_misplaces_a_checker_is_forgiven_that_but_no_more(table: Make) -> None:
     from nardy.referee.config import RefereeConfig
     from nardy.referee.reading import BoardReading
 
     def biased(position: Position) -> BoardReading:
-        """A camera that reads the two five-high stacks of 6 and 19 one short, fairly sure of it."""
+        """A camera that sees the top checker of the five-high stacks of 6 and 19 on the empty
+        point beside them (7 and 18), fairly sure of it: no checker missing, one misplaced."""
         points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in position.points]
-        for i in (5, 18):
+        for i, j in ((5, 6), (18, 17)):
             n = position.points[i]
-            if abs(n) >= 5:
+            if abs(n) >= 5 and position.points[j] == 0:
                 s = 1 if n > 0 else -1
                 points[i] = {n - s: 0.9, n: 0.08, n - 2 * s: 0.02}
+                points[j] = {s: 0.7, 0: 0.3}
         return BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None)
 
     def play_opening(t: Table) -> None:
@@ -357,3 +359,33 @@ def test_a_frame_called_unsettled_now_and_then_pauses_settling_but_a_hand_restar
     t.roll(3, 1)
     t.show(done)
     assert [m.play.text() for m in t.ref.moves] == ["24/13"] and not t.alerts()
+
+
+def test_a_pile_read_short_is_as_tall_as_the_count_of_checkers_says(table: Make) -> None:
+    """The camera sees only five of a pile and is sure there are no more: the fifteen checkers a
+    side has say where the rest are, for the standing position and every candidate alike."""
+    from nardy.referee.adapt import with_pile_doubt
+    from nardy.referee.reading import BoardReading
+
+    def capped(position: Position) -> BoardReading:
+        seen = [max(min(n, 5), -5) for n in position.points]
+        points = [with_pile_doubt({n: 0.98, n + 1: 0.01, n - 1: 0.01}) for n in seen]
+        return BoardReading.from_distributions(points, None, None)
+
+    t = table("long")
+    board = Position.initial("long")
+
+    def show(position: Position) -> None:
+        for _ in range(5):
+            t.clock.t += 0.2
+            t.ref.on_reading(capped(position))
+
+    show(board)
+    for roll, play in (((3, 1), "24/20"), ((2, 1), "24/21")):
+        t.roll(*roll)
+        assert t.ref.turn is not None
+        board = t.ref.turn.before.apply(play)
+        show(board)
+    t.roll(5, 5)
+    assert [m.play.text() for m in t.ref.moves] == ["24/20", "24/21"]
+    assert not t.alerts()
