@@ -1,0 +1,77 @@
+"""The count-keeping reading: an exact search, checked against brute force and its own promises."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+
+import pytest
+
+from nardy.referee.reading import BoardReading
+from nardy.rules import CHECKERS, Color, Position
+from nardy.rules.sample import scatter
+
+
+def noisy(position: Position, rng: random.Random) -> BoardReading:
+    """A reading near ``position`` that sometimes misreads a place outright."""
+    points = []
+    for n in position.points:
+        seen = n if rng.random() < 0.8 else n + rng.choice((-2, -1, 1, 2))
+        dist = {seen: 0.5 + 0.5 * rng.random()}
+        for _ in range(rng.randint(0, 3)):
+            dist[rng.randint(-CHECKERS, CHECKERS)] = rng.random() * 0.3
+        points.append(dist)
+    bar = ({position.bar_white: 0.9, 1: 0.1}, {position.bar_black: 0.8, 2: 0.2})
+    return BoardReading.from_distributions(points, bar, None)
+
+
+@pytest.mark.parametrize("variant", ["short", "long"])
+def test_the_best_board_keeping_the_count_is_a_real_board_scored_as_it_says(variant: str) -> None:
+    rng = random.Random(5)
+    for _ in range(60):
+        truth = scatter(variant, rng)
+        reading = noisy(truth, rng)
+        ll, best = reading.best_keeping_count(truth)
+        assert best is not None
+        assert best.total(Color.WHITE) == truth.total(Color.WHITE)
+        assert best.total(Color.BLACK) == truth.total(Color.BLACK)
+        assert (best.off_white, best.off_black) == (truth.off_white, truth.off_black)
+        assert math.isclose(ll, reading.log_likelihood(best), abs_tol=1e-9)
+        # no board with the same checkers does better, the true one included
+        assert ll >= reading.log_likelihood(truth) - 1e-9
+        assert ll <= reading.best_log_likelihood() + 1e-9
+
+
+def test_it_is_the_maximum_over_every_board_on_a_small_case() -> None:
+    """Brute force over every way to put three checkers a side on four points of a long board."""
+    rng = random.Random(11)
+    for _ in range(20):
+        points: list[dict[int, float]] = [{0: 1.0} for _ in range(24)]
+        places = (0, 5, 11, 23)
+        for i in places:
+            points[i] = {k: rng.random() for k in range(-3, 4)}
+        reading = BoardReading.from_distributions(points, None, None)
+        template = Position("long", (0,) * 11 + (-3,) + (0,) * 11 + (3,), 0, 0, 12, 12, Color.WHITE)
+        ll, best = reading.best_keeping_count(template)
+        brute = -math.inf
+        for counts in itertools.product(range(-3, 4), repeat=4):
+            if sum(c for c in counts if c > 0) != 3 or -sum(c for c in counts if c < 0) != 3:
+                continue
+            board = [0] * 24
+            for i, c in zip(places, counts, strict=True):
+                board[i] = c
+            board_position = Position("long", tuple(board), 0, 0, 12, 12, Color.WHITE)
+            brute = max(brute, reading.log_likelihood(board_position))
+        assert best is not None and math.isclose(ll, brute, abs_tol=1e-9)
+
+
+def test_the_mover_may_have_borne_off_but_nobody_else() -> None:
+    before = Position("short", (3, 2) + (0,) * 21 + (-15,), 0, 0, 10, 0, Color.WHITE)
+    after = Position("short", (2, 1) + (0,) * 21 + (-15,), 0, 0, 12, 0, Color.BLACK)
+    reading = BoardReading.certain(after)
+    # white's two borne off are allowed when white is bearing off, not when black is
+    ll_white, seen = reading.best_keeping_count(before, bearing=Color.WHITE)
+    assert seen is not None and seen.points == after.points and seen.off_white == 12
+    ll_black, seen_black = reading.best_keeping_count(before, bearing=Color.BLACK)
+    assert seen_black is not None and seen_black.off_white == 10 and ll_black < ll_white - 5
