@@ -215,6 +215,9 @@ class ConfidenceConfig:
     shape_mid: float = 0.25
     """... and how far the corners' proportions are off (``BoardFinding.shape_error``, 0 when they fit)."""
     shape_slope: float = 8.0
+    tip_mid: float = 0.08
+    """... and how far the two rows' points' tips disagree (``BoardFinding.tip_misfit``)."""
+    tip_slope: float = 50.0
 
 
 @dataclass(frozen=True)
@@ -266,10 +269,18 @@ class FinderConfig:
     """... and of the proportions the corners imply being off the board's (``aspect``), in multiples
     of a tolerance: ``shape_tolerance`` (log of the height-to-width ratio) plus ``shape_spread`` times
     how loose the estimate is."""
+    tip_weight: float = 0.5
+    """... and of the two rows' points' tips disagreeing (``tips.tip_misfit``) ..."""
+    tip_check: float = 0.06
+    """... past which the long sides' alias that best mends them is also tried (``finder._assess``)."""
     shape_tolerance: float = 0.03
     shape_spread: float = 1.0
     focal_range: tuple[float, float] = (0.4, 1.9)
     """Plausible focal lengths (fractions of the image width: fields of view of about 30 to 100 degrees)."""
+    row_check: float = 0.05
+    """Aliases of the long sides whose row fit comes within this of the result's are refitted ...."""
+    row_collapse: float = 0.2
+    """... and left out of its lead if the fit brings them back within this (point widths) of it."""
     end_lead_weight: float = 0.5
     """Weight of the bar's and short sides' edges' lead over the board shifted by whole points against
     the view's column fit's (``finder._Result.column_lead``)."""

@@ -11,12 +11,15 @@ The stages, each a pure function of its own module:
 4. ``refine``: the board's drawing (sides, bar, the points' sides) fitted to the colour edges, on the
    working image and then on the full frame; ``structure.compare_aliases`` compares the result with
    the placements the pattern makes nearly as plausible (the board a point or two along, a long side
-   on the frame's outer edge or on the top of a row of checkers) and moves it if one of them is better.
+   on the frame's outer edge or on the top of a row of checkers) and moves it if one of them is better;
+   the edges of the bar and the short sides (``refine.end_support``) and the points' tips (``tips``)
+   tell the aliases apart where checkers make the colours ambiguous.
 
 ``BoardFinding.confidence`` combines how clearly the result shows the points' layout, how far ahead it
-is of its neighbours and of the best *different* candidate, and how much of its outline lies on
-edges. A wrong result is rarely ahead of its neighbours, so it comes out unsure; ``ok`` is what the
-caller should look at before trusting the corners.
+is of its neighbours and of the best *different* candidate, how much of its outline lies on edges
+where it can be seen, and whether its points end where its corners put their tips. A wrong result
+is rarely ahead of its neighbours, so it comes out unsure; ``ok`` is what the caller should look at
+before trusting the corners.
 
 The board is symmetric under a half turn (only the checkers and the tray tell the ends apart), so
 the corners are named to make the board read upright in the image -- or, given ``previous`` corners
@@ -48,6 +51,7 @@ from nardy.calibration.structure import (
     propose,
     quad_view,
 )
+from nardy.calibration.tips import row_tips, tip_misfit
 from nardy.vision.geometry import BoardGeometry, apply_homography, homography_to_image
 
 F32 = NDArray[np.float32]
@@ -89,7 +93,11 @@ class BoardFinding:
     seen_sides: tuple[float, ...] = ()
     """... and the same counted where the side can be seen (``refine.seen_support``)."""
     column_lead: float = 0.0
-    """Lead over the board shifted by whole points, by colours and by edges (``_Result.column_lead``)."""
+    """Lead over the board shifted by whole points, by colours and by edges (``_Result.column_lead``) ..."""
+    row_lead: float = 0.0
+    """... and over the aliases of the long sides (``_Result.row_lead``)."""
+    tip_misfit: float = 0.0
+    """How far the two rows' points end from where the corners put their tips (``tips.tip_misfit``)."""
 
     def summary(self) -> str:
         """One line for people: where and how sure."""
@@ -98,11 +106,12 @@ class BoardFinding:
         pts = " ".join(f"({x:.0f},{y:.0f})" for x, y in self.corners)
         p = self.pattern.score if self.pattern is not None else 0.0
         al = self.aliases
-        lead = f", ahead of its aliases by {min(self.column_lead, al.row_lead):.2f}" if al is not None else ""
+        lead = min(self.column_lead, self.row_lead)
+        ahead = f", ahead of its aliases by {lead:.2f}" if al is not None else ""
         return (
             f"{'found' if self.ok else 'unsure'}: corners TL TR BR BL {pts}; confidence "
             f"{self.confidence:.2f} (pattern {p:.2f}, outline on edges {self.side_support:.0%}, points' "
-            f"sides on edges {self.point_support:.0%}{lead}, lead over others {self.margin:.2f})"
+            f"sides on edges {self.point_support:.0%}{ahead}, lead over others {self.margin:.2f})"
         )
 
 
@@ -184,7 +193,14 @@ class _Result:
             + config.point_weight * self.fit.point_support
             + config.end_weight * self.ends
             - config.shape_weight * self.shape_error
+            - config.tip_weight * self.tips
         )
+
+    row_lead: float = 0.0
+    """Lead of its row fit over the aliases of the long sides that stay apart from it when refitted
+    (``_row_lead``)."""
+    tips: float = 0.0
+    """How far the two rows' points' tips disagree with where its corners put them (``tips.tip_misfit``)."""
 
     def column_lead(self, config: FinderConfig) -> float:
         """Lead over the board shifted by whole points: the view's column fit's (colours) plus that of
@@ -249,7 +265,13 @@ def _refined(
         ends,
         ends - shifted[best],
         shifts[best],
+        tips=_tips(lab, fit.corners, geometry, ps_fit, fit.kappa),
     )
+
+
+def _tips(lab: F32, corners: F64, geometry: BoardGeometry, pattern: PatternScore, kappa: float) -> float:
+    colours = np.asarray(pattern.colours, dtype=np.float64)
+    return tip_misfit(row_tips(lab, corners, geometry, colours, kappa))
 
 
 def _polished(config: FinderConfig, smooth: F32, corners: F64, geometry: BoardGeometry) -> F64:
@@ -259,6 +281,33 @@ def _polished(config: FinderConfig, smooth: F32, corners: F64, geometry: BoardGe
         view = quad_view(sc, smooth, corners, sc.fine_view_px)
         corners = view.corners(polish(sc, geometry, view, _unit_rect(config)))
     return corners
+
+
+def _row_lead(
+    config: FinderConfig, lab: F32, grad: Gradient, result: _Result, geometry: BoardGeometry
+) -> float:
+    """``result``'s lead over the aliases of its long sides (``Aliases.row_scores``), leaving out those
+    close behind or ahead (within ``row_check``) that, refitted to the edges, come back onto
+    ``result`` or put the points' tips clearly further from where the points end (``tips``): a row of
+    checkers or a glare can make the view's row fit prefer a place where no side is."""
+    a = result.aliases
+    if not a.row_scores:
+        return a.row_lead
+    scores = np.asarray(a.row_scores)
+    keep = np.ones(len(scores), dtype=bool)
+    pw = geometry.point_width * float(np.linalg.norm(result.corners[1] - result.corners[0]))
+    colours = np.asarray(result.pattern.colours, dtype=np.float64)
+    hh, ww = grad.dx.shape
+    lens = Lens((ww / 2.0, hh / 2.0), 0.5 * float(np.hypot(ww, hh)), result.fit.kappa)
+    for i in np.flatnonzero(scores > a.rows - config.row_check):
+        moved = _moved(result.corners, geometry, 0.0, *a.row_moves[i])
+        fit = refine_corners(
+            config.refine, grad, moved, geometry, config.refine.searches, lens=lens, lab=lab, colours=colours
+        )
+        back = float(np.max(np.linalg.norm(fit.corners - result.corners, axis=1)))
+        tips = _tips(lab, fit.corners, geometry, result.pattern, fit.kappa)
+        keep[i] = back > config.row_collapse * pw and tips < result.tips + config.confidence.tip_mid
+    return a.rows - float(np.max(scores[keep])) if keep.any() else config.row_check
 
 
 def _assess(
@@ -285,6 +334,18 @@ def _assess(
                     key=lambda m: _shape_error(config, _moved(result.corners, geometry, *m), size, geometry),
                 )
             )
+        if result.tips > config.tip_check:
+            pattern = result.pattern
+            rows = [(0.0, s * d, 0.0) for d in config.structure.row_aliases for s in (-1, 1)]
+            rows += [(0.0, 0.0, s * d) for d in config.structure.row_aliases for s in (-1, 1)]
+            moves.append(
+                min(
+                    rows,
+                    key=lambda m: _tips(
+                        lab, _moved(result.corners, geometry, *m), geometry, pattern, result.fit.kappa
+                    ),
+                )
+            )
         if not moves:
             break
         others = [
@@ -294,7 +355,7 @@ def _assess(
         if other.score(config) + config.alias_tolerance < result.score(config):
             break
         result = other
-    return result
+    return replace(result, row_lead=_row_lead(config, lab, grad, result, geometry))
 
 
 def find_board(
@@ -403,9 +464,10 @@ def find_board(
         * _sigmoid(cc.points_slope * (final.point_support - cc.points_mid))
         * _sigmoid(cc.edge_slope * (weakest - cc.edge_mid))
         * _sigmoid(cc.column_slope * (best.column_lead(config) - cc.column_mid))
-        * _sigmoid(cc.row_slope * (al.row_lead - cc.row_mid))
+        * _sigmoid(cc.row_slope * (best.row_lead - cc.row_mid))
         * _sigmoid(cc.margin_slope * (margin - cc.margin_mid))
         * _sigmoid(cc.shape_slope * (cc.shape_mid - best.shape_error))
+        * _sigmoid(cc.tip_slope * (cc.tip_mid - best.tips))
     )
     named = name_corners(corners, previous)
     alternatives = tuple(
@@ -429,4 +491,6 @@ def find_board(
         final.sides,
         final.seen_sides,
         best.column_lead(config),
+        best.row_lead,
+        best.tips,
     )

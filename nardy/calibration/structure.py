@@ -615,6 +615,10 @@ class Aliases:
     """Its lead over the best alias of the long sides (one of them moved, or both the same way)."""
     row_shift: tuple[float, float]
     """The best alias's moves of the top and the bottom side (point widths; 0, 0 if none is better)."""
+    row_moves: tuple[tuple[float, float], ...] = ()
+    """Every alias of the long sides tried (moves of the top and the bottom side, point widths) ..."""
+    row_scores: tuple[float, ...] = ()
+    """... and its row fit's score."""
 
 
 def compare_aliases(
@@ -646,6 +650,8 @@ def compare_aliases(
         float(row[0]),
         float(row[0] - np.max(row[1:])),
         (float(dy[r, 0]), float(dy[r, 1])),
+        tuple((float(a), float(b)) for a, b in dy[1:]),
+        tuple(float(v) for v in row[1:]),
     )
 
 

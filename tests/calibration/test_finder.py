@@ -124,3 +124,24 @@ def test_checkers_along_a_short_side_do_not_make_the_finder_unsure() -> None:
     results = _run(frames)
     assert not [label for e, f, label in results if e > FAIL_PX and f.ok]
     assert sum(f.ok for e, f, _ in results if e <= FAIL_PX) >= 3
+
+
+def test_a_row_of_checkers_along_a_long_side_is_not_taken_for_the_side() -> None:
+    # one checker on every point of a row: their far edges make a straight-looking line a checker's
+    # width inside the playing area, with the points' colours inside it. The points' tips tell: with
+    # a long side there, one row's points would end beyond where the board's proportions put them
+    # and the other's short of it.
+    frames = []
+    for k in range(8):
+        rng = np.random.default_rng([29, k])
+        tilt = (10.0, 25.0, 40.0, 50.0)[k % 4]
+        scene = Scene.random(rng, size=SIZE, family=BOARD_FAMILIES[k % 4], tilt=(tilt, tilt))
+        row = "top" if k % 2 else "bottom"
+        layout = BoardLayout.from_points({(row, i): ("light" if i % 3 else "dark", 1) for i in range(12)})
+        sample = scene.render(layout, rng=rng)
+        frames.append((sample.image, sample.corners, f"checkers along the {row}, {tilt:g} deg"))
+    results = _run(frames)
+    assert sum(e <= FAIL_PX for e, _, _ in results) >= 4
+    # a side on the checkers is a checker's width off; a sure answer may be a few pixels off where
+    # the checkers stand on the side and hide it, never that far
+    assert not [label for e, f, label in results if e > 10.0 and f.ok]

@@ -15,6 +15,7 @@ from nardy.calibration.pattern import pattern_score
 from nardy.calibration.quads import misalignment, perspective_groups
 from nardy.calibration.refine import end_support, refine_corners
 from nardy.calibration.structure import compare_aliases, propose, quad_view
+from nardy.calibration.tips import row_tips, tip_misfit
 from nardy.vision.camera import look_at
 from nardy.vision.geometry import BoardGeometry, apply_homography, homography_to_image
 from nardy.vision.layout import BoardLayout
@@ -176,3 +177,18 @@ def test_the_bar_and_the_ends_tell_the_board_from_itself_a_point_along(seed: int
     for k in (-2, -1, 1, 2):
         shifted = apply_homography(h, G.corners() + [k * G.point_width, 0.0])
         assert end_support(config.refine, grad, shifted, G) < right - 0.3
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_the_points_tips_tell_a_long_side_moved_by_a_checker(seed: int) -> None:
+    image, truth = _wooden_frame(seed)
+    config = FinderConfig()
+    lab = to_lab(image)
+    colours = np.asarray(pattern_score(config.pattern, lab, truth, G).colours, dtype=np.float64)
+    tips = row_tips(lab, truth, G, colours)
+    assert abs(tips[0] - tips[1]) < 0.05 and 0.8 < tips[0] < 1.1
+    assert tip_misfit(tips) < 0.05
+    h = homography_to_image(G, truth)
+    for top, bottom in ((0.9, 0.0), (0.0, -0.9), (-0.5, 0.0)):
+        moved = G.corners() + np.array([[0, top], [0, top], [0, bottom], [0, bottom]]) * G.point_width
+        assert tip_misfit(row_tips(lab, apply_homography(h, moved), G, colours)) > 0.08
