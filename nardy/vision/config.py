@@ -96,24 +96,35 @@ class CountConfig:
     disc_cost: float = 3.5
     """Log-odds charged per checker counted: the detector is fitted on balanced classes, while a
     checker centre is rarer than that at any one place."""
-    temperature: float = 1.0
+    start_cost: float = 1.0
+    """Log-odds charged once for a point being taken at all, on top of ``disc_cost`` per checker: an
+    empty point's base (its triangle's sides, the frame's edge) looks more like a checker than the
+    middle of a point does."""
+    temperature: float = 0.8
     """Softmax temperature turning line scores into count probabilities."""
+    bar_cost: float = 6.5
+    """Log-odds charged per checker on the bar: more than on a point, since the bar has no line or base
+    to order its checkers and its own texture answers the detector more often (fitted on rendered bars)."""
     bar_floor: float = -3.0
     """Bar candidates below this log-odds are not considered."""
     bar_limit: int = 8
     """Most checkers looked for on the bar."""
-    layer_weight: float = 0.36
-    """Log-odds of a second-layer checker per unit of the detector's best response in a gap of the line
-    below, relative to the line's own checkers (fitted on rendered piles; the evidence is weak, so the
-    counts above a full line spread)."""
-    layer_bias: float = -1.5
-    """Log-odds of a second-layer checker with a zero response."""
-    pile_doubt: float = 0.15
+    count_floor: float = 0.003
+    """Probability spread evenly over every count of a point whatever the evidence: a tall pile seen
+    as one disc, a line the search missed, so the truth never becomes impossible for the referee."""
+    layer_weight: float = 1.0
+    """Factor on the second-layer head's log-likelihood ratio for each gap of a full line (below 1 if
+    neighbouring gaps' evidence overlaps; fitted on rendered piles)."""
+    layer_bias: float = 0.0
+    """Added to that log-likelihood ratio (the head weighs the classes alike; ``pile_prior`` is the
+    prior)."""
+    pile_prior: float = 0.45
+    """Prior probability that a full line carries anything on top."""
+    pile_decay: float = 0.85
+    """Prior of each further checker piled on a full line relative to one fewer."""
+    pile_doubt: float = 0.05
     """Probability kept, on a full line, for a pile the camera cannot see (spread evenly over every
     larger count): the referee's 15-a-side total then decides."""
-    pile_decay: float = 0.6
-    """When the second layer looks full, the chance of each further checker piled higher up (third
-    layer and above, which a camera cannot count) relative to one fewer."""
 
 
 @dataclass(frozen=True)

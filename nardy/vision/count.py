@@ -8,19 +8,22 @@ half). The scores of every ``(n, m)`` give, through a softmax, a probability for
 single guess.
 
 Checkers on a second layer (a pyramid on a long stack, or a head piled up) sit in the gaps of the
-line below them; ``layer_counts`` looks for their tops there.
+line below them; ``layer_counts`` weighs what the detector's features show in each gap (the
+detector's second-layer head) against a prior over how many are piled.
 
 The bar is read the same way, without the line constraint: any number of discs anywhere along it.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
 from nardy.vision.config import CountConfig
+from nardy.vision.detect import LayerHead
 
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
@@ -114,7 +117,7 @@ def count_lines(
     # prefix maxima over where the line ends: A[k, s, e] = best line of k discs ending at or before e
     prefix = np.maximum.accumulate(best, axis=2)
     zero = np.zeros((1, 2 * n_col, h))
-    prefix = np.concatenate([zero, prefix], axis=0)  # index k = k discs
+    prefix = np.concatenate([zero, prefix - config.start_cost], axis=0)  # index k = k discs
     top, bottom = prefix[:, :n_col], prefix[:, n_col:]
     gap = int(np.ceil(diameter))
     # bottom line ending at index e' (from the bottom) leaves the top line room up to h - 1 - gap - e'
@@ -173,7 +176,7 @@ def bar_discs(
     order = np.argsort(-profile)
     taken: list[int] = []
     min_sep = diameter * (1 - config.overlap)
-    profile = profile - config.disc_cost
+    profile = profile - config.bar_cost
     for y in order:
         if profile[y] <= config.bar_floor or len(taken) >= limit:
             break
@@ -194,45 +197,68 @@ def count_distribution(log_odds: list[float], limit: int) -> F64:
     return p
 
 
+def gap_features(maps: list[F32], score: F32, line: Line, diameter: float) -> F64:
+    """What the gaps of ``line`` look like, one row per gap: the mean of each detector feature map in a
+    window round the gap's middle, the line's typical checker log-odds, and the best log-odds in that
+    window less it (a checker on top shows its own rim across the two below, hiding their seam)."""
+    h, w = score.shape
+    reach = max(1, int(round(0.3 * diameter)))
+    typical = float(np.median(line.scores)) if line.scores else 0.0
+    rows = []
+    for (x0, y0), (x1, y1) in zip(line.centres, line.centres[1:], strict=False):
+        cx, cy = int(round((x0 + x1) / 2)), int(round((y0 + y1) / 2))
+        ys = slice(max(0, cy - reach), min(h, cy + reach + 1))
+        xs = slice(max(0, cx - reach), min(w, cx + reach + 1))
+        win = score[ys, xs]
+        best = float(win.max()) if win.size else -10.0
+        rows.append([float(m[ys, xs].mean()) if win.size else 0.0 for m in maps] + [typical, best - typical])
+    return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(maps) + 2)
+
+
 def layer_counts(
-    config: CountConfig, score: F32, line: Line, diameter: float, max_count: int, capacity: int
+    config: CountConfig,
+    score: F32,
+    line: Line,
+    diameter: float,
+    max_count: int,
+    capacity: int,
+    head: LayerHead | None = None,
+    maps: list[F32] | None = None,
 ) -> F64:
     """Probability of 0, 1, ... checkers on top of ``line`` (second and higher layers).
 
     Only a full line (``capacity`` or more) gets a layer on top. Each gap between two neighbours of the
-    line may hold a checker; its log-odds come from the detector's best response near the gap's
-    middle (a top checker shows its own rim across the two below it).
+    line may hold a checker; the detector's ``head`` over ``gap_features`` gives a likelihood ratio for
+    it (without a head the gaps say nothing and the prior alone spreads the pile). Which gaps are
+    taken is left open (every choice of ``k`` gaps alike), a prior over the number piled
+    (``pile_prior``, ``pile_decay``) weighs the counts, and above a full second layer -- where a camera
+    cannot count -- the last layer's evidence holds for every larger count. Whatever the evidence,
+    ``pile_doubt`` is kept spread over every larger count.
     """
     n = len(line.centres)
     if n < capacity or n < 2:
-        out = np.zeros(1)
-        out[0] = 1.0
-        return out
-    h, w = score.shape
-    reach = max(1, int(round(0.3 * diameter)))
-    typical = float(np.median(line.scores))
-    odds = []
-    for (x0, y0), (x1, y1) in zip(line.centres, line.centres[1:], strict=False):
-        cx, cy = int(round((x0 + x1) / 2)), int(round((y0 + y1) / 2))
-        win = score[max(0, cy - reach) : min(h, cy + reach + 1), max(0, cx - reach) : min(w, cx + reach + 1)]
-        best = float(win.max()) if win.size else -10.0
-        # compared with the line's own checkers: a plain line's gaps score far below its centres
-        odds.append(config.layer_weight * (best - typical) + config.layer_bias)
+        return np.ones(1)
     limit = max(0, max_count - n)
-    second = count_distribution(odds, limit)
-    # above a full second layer more may be piled, unseen: spread the rest geometrically
-    full = len(odds)
-    room = limit - full
-    if room > 0 and second[full] > 0:
-        tail = config.pile_decay ** np.arange(room + 1)
-        tail /= tail.sum()
-        seen = second[full]
-        second = second.copy()
-        second[full:] = seen * tail
-    # and whatever the evidence, keep a little for a pile the camera cannot make out at all
-    if limit > 0 and config.pile_doubt > 0:
+    if limit == 0:
+        return np.ones(1)
+    if head is not None and maps is not None:
+        ratio = head.log_ratio(gap_features(maps, score, line, diameter))
+    else:  # no head fitted: the gaps say nothing, the prior alone spreads the pile
+        ratio = np.zeros(n - 1)
+    odds = config.layer_weight * ratio + config.layer_bias
+    gaps = len(odds)
+    # likelihood of k taken gaps, any k of them: the Poisson-binomial of the odds over C(gaps, k)
+    binom = np.array([math.comb(gaps, i) for i in range(gaps + 1)], dtype=np.float64)
+    lik = count_distribution([float(o) for o in odds], gaps) / binom
+    counts = np.arange(limit + 1)
+    likelihood = lik[np.minimum(counts, gaps)]
+    prior = np.where(counts == 0, 1.0 - config.pile_prior, 0.0)
+    tail = config.pile_decay ** (counts[1:] - 1.0)
+    prior[1:] = config.pile_prior * tail / tail.sum()
+    post = prior * likelihood
+    post /= post.sum()
+    if config.pile_doubt > 0:
         unseen = np.zeros(limit + 1)
         unseen[1:] = 1.0 / limit
-        second = (1 - config.pile_doubt) * second + config.pile_doubt * unseen
-    out = second
-    return out
+        post = (1 - config.pile_doubt) * post + config.pile_doubt * unseen
+    return np.asarray(post, dtype=np.float64)

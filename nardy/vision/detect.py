@@ -17,7 +17,8 @@ log-odds over a few board-relative features measured around a disc centred there
 
 The features feed a small perceptron (``Detector``, one hidden layer) fitted on rendered boards by
 ``nardy.vision.fit`` and shipped as ``detector.json``; the features are relative to the frame's own
-board, so they carry to boards never seen.
+board, so they carry to boards never seen. The same file holds ``LayerHead``, a linear model over the
+same features in the gaps of a full line, which tells whether a checker of a higher layer lies there.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from nardy.vision.config import DetectConfig
 from nardy.vision.evidence import Evidence
 
 F32 = NDArray[np.float32]
+F64 = NDArray[np.float64]
 N_FEATURES = 11
 
 
@@ -134,8 +136,25 @@ def features(config: DetectConfig, ev: Evidence, diameter_px: float) -> F32:
 
 
 @dataclass(frozen=True)
+class LayerHead:
+    """A linear model telling whether a gap of a full line holds a checker of a higher layer: its
+    inputs are ``nardy.vision.count.gap_features``; its output a log-likelihood ratio (the two classes
+    weighed alike, so the count stage's prior decides how common piles are)."""
+
+    mean: F64
+    std: F64
+    w: F64
+    b: float
+
+    def log_ratio(self, x: F64) -> F64:
+        """(N, F) gap features -> (N,) log-likelihood ratios."""
+        return np.asarray(((x - self.mean) / self.std) @ self.w + self.b, dtype=np.float64)
+
+
+@dataclass(frozen=True)
 class Detector:
-    """The fitted detector: features -> standardised -> one ReLU layer -> log-odds."""
+    """The fitted detector: features -> standardised -> one ReLU layer -> log-odds; and optionally the
+    head that reads second layers."""
 
     mean: F32
     std: F32
@@ -143,10 +162,20 @@ class Detector:
     b1: F32
     w2: F32
     b2: float
+    layer: LayerHead | None = None
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Detector:
+    def from_dict(cls, d: dict[str, Any], layer: dict[str, Any] | None = None) -> Detector:
         f = np.float32
+        head = None
+        if layer is not None:
+            g = np.float64
+            head = LayerHead(
+                np.asarray(layer["mean"], g),
+                np.asarray(layer["std"], g),
+                np.asarray(layer["w"], g),
+                float(layer["b"]),
+            )
         return cls(
             np.asarray(d["mean"], f),
             np.asarray(d["std"], f),
@@ -154,6 +183,7 @@ class Detector:
             np.asarray(d["b1"], f),
             np.asarray(d["w2"], f),
             float(d["b2"][0]),
+            head,
         )
 
     @classmethod
@@ -169,7 +199,7 @@ class Detector:
             raise ValueError(
                 f"detector model has {len(model['mean'])} features, this code makes {N_FEATURES}"
             )
-        return cls.from_dict(model)
+        return cls.from_dict(model, data.get("layer"))
 
     def log_odds(self, x: F32) -> F32:
         """(N, N_FEATURES) float32 -> (N,) float32 log-odds of a checker centre."""

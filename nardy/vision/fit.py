@@ -1,14 +1,18 @@
 """Fit the checker detector's weights on rendered boards: ``python -m nardy.vision.fit``.
 
 Positives are the exact centres of single-layer checker tops (known from the renderer's labels);
-negatives are empty slots along every point, the half-way positions between neighbours of a stack
-(the commonest confusion when counting), near misses a third of a diameter off, the gaps where a
-second layer may sit, and random spots of the board. A logistic regression (Newton's method with a
+negatives are empty places anywhere along every point, the half-way positions between neighbours of
+a stack (the commonest confusion when counting), near misses a third of a diameter off, dice and the
+cube, and random spots of the board. Places where a checker of a higher layer lies are left out: a
+second layer's top is what the layer reader looks for. A logistic regression (Newton's method with a
 small ridge) gives the log-odds weights of ``DetectConfig``.
 
 Board families and checker sets can be held out (``--hold-out-family oak --hold-out-set
 pearl_grey``) so the accuracy benchmark measures how the weights carry to kinds never trained on.
 The training seed must differ from the benchmark's.
+
+A second, linear head is then fitted on the gaps of the full lines the new detector finds: is a
+checker of a higher layer lying over the gap? It is stored with the detector (``"layer"``).
 """
 
 from __future__ import annotations
@@ -17,12 +21,14 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from nardy.vision.config import RecognizerConfig
-from nardy.vision.detect import N_FEATURES, Detector, features
+from nardy.vision.count import column_profiles, count_lines, gap_features
+from nardy.vision.detect import N_FEATURES, Detector, feature_maps, features, score_map
 from nardy.vision.evidence import evidence
 from nardy.vision.geometry import ROWS
 from nardy.vision.recognizer import Recognizer
@@ -40,6 +46,9 @@ _PLACEHOLDER = Detector(
 )
 HARD_WEIGHT = 4.0
 """How much more a hard negative (half-way between stacked checkers, just past a stack) counts."""
+UPPER_CLEAR = 0.6
+"""Places closer than this (checker diameters) to a checker of a higher layer are left out of the
+negatives: its top is seen there, shifted by its height, and the layer reader looks for it."""
 
 
 def sample_points(sample: Sample, config: RecognizerConfig, rng: np.random.Generator) -> tuple[F64, F64]:
@@ -66,6 +75,9 @@ def sample_points(sample: Sample, config: RecognizerConfig, rng: np.random.Gener
             for k in np.arange(0, 12, 0.5):
                 x, y = g.slot(row, i, float(k))
                 neg.append((x * s, y * s))
+                # and anywhere between the slots: a line may start a little way from the base
+                _, y = g.slot(row, i, float(k) + rng.uniform(0.1, 0.4))
+                neg.append((x * s, y * s))
                 # a little to the side: what a sideways search along the point also looks at
                 side = rng.choice([-1.0, 1.0]) * rng.uniform(0.08, 0.2) * pw
                 neg.append((x * s + side, y * s))
@@ -73,6 +85,9 @@ def sample_points(sample: Sample, config: RecognizerConfig, rng: np.random.Gener
         for dy in (-0.5, 0.5, -0.3, 0.3):
             q = (p[0], p[1] + dy * d)
             if len(singles) and np.min(np.hypot(singles[:, 0] - q[0], singles[:, 1] - q[1])) < 0.25 * d:
+                continue
+            # a checker of a higher layer may lie there: neither a single's centre nor empty
+            if len(upper) and np.min(np.hypot(upper[:, 0] - q[0], upper[:, 1] - q[1])) < UPPER_CLEAR * d:
                 continue
             # half-way to a neighbour: still on checkers, but not a centre
             near = np.min(np.hypot(singles[:, 0] - q[0], singles[:, 1] - q[1]))
@@ -89,6 +104,8 @@ def sample_points(sample: Sample, config: RecognizerConfig, rng: np.random.Gener
     for x, y in neg:
         if len(allc) and np.min(np.hypot(allc[:, 0] - x, allc[:, 1] - y)) < 0.45 * d:
             continue
+        if len(upper) and np.min(np.hypot(upper[:, 0] - x, upper[:, 1] - y)) < UPPER_CLEAR * d:
+            continue
         keep.append((x, y))
     # empty places next to a checker (just past a stack's end, beside it) are the hard ones
     hard = props + [
@@ -104,6 +121,42 @@ def sample_points(sample: Sample, config: RecognizerConfig, rng: np.random.Gener
     xi = np.clip(np.round(pts[:, 0]).astype(int), 0, w - 1)
     yi = np.clip(np.round(pts[:, 1]).astype(int), 0, h - 1)
     return feats[yi, xi].astype(np.float64), labels
+
+
+def layer_points(sample: Sample, config: RecognizerConfig, detector: Detector) -> tuple[F64, F64]:
+    """Gap features (N, F) and labels (N,) of the full lines the count stage finds on one sample: 1 when
+    a checker of a higher layer lies over the gap."""
+    rec = Recognizer(config, sample.corners, detector=detector)
+    maps = rec.prepare((sample.image.shape[1], sample.image.shape[0]))
+    masks = rec._masks
+    assert masks is not None
+    ev = evidence(config.evidence, masks, rectify(maps, sample.image))
+    d = rec.diameter_px
+    fmaps = feature_maps(config.detect, ev, d)
+    score = score_map(detector, fmaps, rec._where)
+    profiles, slips = column_profiles(config.count, score, masks.column_x, rec.point_px)
+    tops, bottoms = count_lines(config.count, profiles, slips, d, config.count.max_line)
+    s = maps.px_per_unit
+    upper = np.array([[c.x * s, c.y * s] for c in sample.checkers if c.level > 0]).reshape(-1, 2)
+    xs, ys = [], []
+    for line in tops + bottoms:
+        if len(line.centres) < config.geometry.line_capacity:
+            continue
+        xs.append(gap_features(fmaps, score, line, d))
+        for (x0, y0), (x1, y1) in zip(line.centres, line.centres[1:], strict=False):
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            near = len(upper) > 0 and np.min(np.hypot(upper[:, 0] - cx, upper[:, 1] - cy)) < 0.5 * d
+            ys.append(float(near))
+    width = N_FEATURES + 2
+    return (np.vstack(xs) if xs else np.zeros((0, width))), np.asarray(ys, dtype=np.float64)
+
+
+def layer_head(x: F64, y: F64, ridge: float = 1.0) -> dict[str, Any]:
+    """The second-layer head (``nardy.vision.detect.LayerHead``) as a dict: a ridge logistic regression
+    on standardised gap features, classes weighed alike."""
+    mean, std = x.mean(axis=0), x.std(axis=0) + 1e-6
+    w, b = logistic((x - mean) / std, y, ridge=ridge)
+    return {"mean": mean.tolist(), "std": std.tolist(), "w": w.tolist(), "b": b}
 
 
 def logistic(
@@ -189,10 +242,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     sets = [c for c in CHECKER_SETS if c not in args.hold_out_set]
     rng = np.random.default_rng(args.seed)
     xs, ys = [], []
+    samples = []
     for sample in synthetic_set(args.n, args.seed, families=families, checker_sets=sets):
         x, y = sample_points(sample, config, rng)
         xs.append(x)
         ys.append(y)
+        samples.append(sample)
     x, y = np.vstack(xs), np.concatenate(ys)
     centre = (y == 1).astype(float)
     model = mlp(x, centre, np.where(y >= 2, HARD_WEIGHT, 1.0), args.hidden, np.random.default_rng(args.seed))
@@ -203,8 +258,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"training accuracy {acc:.4f}",
         file=sys.stderr,
     )
+    # the second-layer head, on the lines the fitted detector finds
+    detector = Detector.from_dict(model)
+    gaps = [layer_points(sample, config, detector) for sample in samples]
+    gx = np.vstack([g[0] for g in gaps])
+    gy = np.concatenate([g[1] for g in gaps])
+    layer = layer_head(gx, gy)
+    print(f"layer head fitted on {len(gy)} gaps ({int(gy.sum())} covered)", file=sys.stderr)
     record = {
         "model": model,
+        "layer": layer,
         "families": families,
         "checker_sets": sets,
         "seed": args.seed,

@@ -134,10 +134,11 @@ class Recognizer:
         ev = _timed(timings, "evidence", lambda: evidence(cfg.evidence, masks, rect))
         d = self.diameter_px
 
-        def detect() -> NDArray[np.float32]:
-            return score_map(self.detector, feature_maps(cfg.detect, ev, d), self._where)
+        def detect() -> tuple[NDArray[np.float32], list[NDArray[np.float32]]]:
+            fmaps = feature_maps(cfg.detect, ev, d)
+            return score_map(self.detector, fmaps, self._where), fmaps
 
-        score = _timed(timings, "detect", detect)
+        score, fmaps = _timed(timings, "detect", detect)
 
         def count() -> tuple[
             list[Line], list[Line], list[tuple[float, float]], list[float], list[F64], list[F64]
@@ -147,8 +148,13 @@ class Recognizer:
             bar_prof, bar_slip = column_profiles(cfg.count, score, np.array([masks.bar_x]), self.point_px)
             centres, odds = bar_discs(cfg.count, bar_prof[0], bar_slip[0], d, cfg.count.bar_limit)
             cap = cfg.geometry.line_capacity
-            extra_top = [layer_counts(cfg.count, score, line, d, cfg.max_count, cap) for line in tops]
-            extra_bottom = [layer_counts(cfg.count, score, line, d, cfg.max_count, cap) for line in bottoms]
+            head = self.detector.layer
+            extra_top = [
+                layer_counts(cfg.count, score, line, d, cfg.max_count, cap, head, fmaps) for line in tops
+            ]
+            extra_bottom = [
+                layer_counts(cfg.count, score, line, d, cfg.max_count, cap, head, fmaps) for line in bottoms
+            ]
             return tops, bottoms, centres, odds, extra_top, extra_bottom
 
         tops, bottoms, bar_centres, bar_odds, extra_top, extra_bottom = _timed(timings, "count", count)
@@ -158,7 +164,7 @@ class Recognizer:
             smooth = np.asarray(cv2.blur(ev.lab, (k, k)), dtype=np.float32)
             # undo (some of) the uneven light on the lightness, so light and dark are judged alike everywhere
             off = np.float32(cfg.evidence.dark_offset)
-            gain = ev.gain if cfg.colour.light_correction == 1.0 else ev.gain ** cfg.colour.light_correction
+            gain = ev.gain if cfg.colour.light_correction == 1.0 else ev.gain**cfg.colour.light_correction
             smooth[:, :, 0] = (smooth[:, :, 0] + off) / gain - off
             lines = tops + bottoms
             samples: list[F64] = []
@@ -279,11 +285,14 @@ class Recognizer:
         y = min(max(int(round(centre[1])), 0), h - 1)
         return np.asarray(smooth[y, x], dtype=np.float64)
 
-    @staticmethod
-    def _combine(line: Line, extra: F64) -> F64:
-        """Distribution of line length plus second-layer count (the latter given the best line)."""
-        p = np.convolve(line.probabilities, extra)
-        return np.asarray(p / p.sum(), dtype=np.float64)
+    def _combine(self, line: Line, extra: F64) -> F64:
+        """Distribution of line length plus second-layer count (the latter given the best line), with
+        the count floor spread over every count up to ``max_count``."""
+        p = np.zeros(self.config.max_count + 1)
+        q = np.convolve(line.probabilities, extra)[: len(p)]
+        p[: len(q)] = q / q.sum()
+        floor = self.config.count.count_floor
+        return np.asarray((1 - floor) * p + floor / len(p), dtype=np.float64)
 
     @staticmethod
     def _off(points: tuple[PointReading, ...], bar: CountReading, n: int) -> CountReading:

@@ -84,6 +84,31 @@ def test_fifteen_head_spreads_probability_over_the_high_counts(detector: Detecto
     assert all(r.most_likely().count == 0 for r in obs.top[:11] + obs.bottom[1:])
 
 
+def test_piles_on_a_full_line_are_counted(detector: Detector) -> None:
+    # six to nine checkers in layers: five in a line, the rest in its gaps
+    assert detector.layer is not None
+    layout = BoardLayout.from_points(
+        {
+            ("top", 0): ("light", 9),
+            ("top", 5): ("light", 6),
+            ("bottom", 3): ("dark", 8),
+            ("bottom", 8): ("dark", 7),
+        }
+    )
+    exact = piles = 0
+    truth_p = []
+    for seed in range(80, 86):
+        scene = _scene(seed, tilt=20.0, stacking="layers")
+        obs = _read(scene.render(layout), detector)
+        for row, i, stack in layout.stacks():
+            reading = obs.row(row)[i]
+            piles += 1
+            exact += reading.most_likely().count == stack.count
+            truth_p.append(reading.counts[stack.count])
+    assert exact >= piles // 2 - 2
+    assert float(np.median(truth_p)) > 0.15
+
+
 def test_dice_on_points_are_not_checkers(detector: Detector) -> None:
     # each die lies where a point's first checker would: the commonest place to be taken for one
     for seed in (41, 42, 43):
