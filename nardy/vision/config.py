@@ -148,6 +148,13 @@ class ColourConfig:
     """Factor on the measured within-group spread (a few stacks under-estimate it)."""
     doubt: float = 0.01
     """Probability always kept for the other colour."""
+    stack_spread: float = 30.0
+    """Colour distance (Lab units) a disc of a line may have from the discs below it before it is
+    doubted as one more checker of the same stack."""
+    stack_penalty: float = 0.25
+    """Log-odds against a disc being part of the stack per Lab unit beyond ``stack_spread``."""
+    stack_penalty_cap: float = 6.0
+    """Most log-odds one disc's colour can take off (glare can make a real checker look unlike)."""
     outlier: float = 30.0
     """A stack whose colour is further than this (Lab units) from both checker colours, and ..."""
     outlier_spreads: float = 4.0

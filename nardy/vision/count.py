@@ -211,7 +211,10 @@ def gap_features(maps: list[F32], score: F32, line: Line, diameter: float) -> F6
         xs = slice(max(0, cx - reach), min(w, cx + reach + 1))
         win = score[ys, xs]
         best = float(win.max()) if win.size else -10.0
-        rows.append([float(m[ys, xs].mean()) if win.size else 0.0 for m in maps] + [typical, best - typical])
+        means = np.zeros(len(maps))
+        if maps and win.size:
+            means = np.stack([m[ys, xs] for m in maps]).mean(axis=(1, 2))
+        rows.append([*means.tolist(), typical, best - typical])
     return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(maps) + 2)
 
 

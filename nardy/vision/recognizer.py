@@ -159,14 +159,14 @@ class Recognizer:
 
         tops, bottoms, bar_centres, bar_odds, extra_top, extra_bottom = _timed(timings, "count", count)
 
-        def colour() -> tuple[F64, F64, list[int]]:
+        def colour() -> tuple[F64, F64, list[int], list[Line]]:
             k = max(3, int(round(self.diameter_px * 0.4)) | 1)
             smooth = np.asarray(cv2.blur(ev.lab, (k, k)), dtype=np.float32)
             # undo (some of) the uneven light on the lightness, so light and dark are judged alike everywhere
             off = np.float32(cfg.evidence.dark_offset)
             gain = ev.gain if cfg.colour.light_correction == 1.0 else ev.gain**cfg.colour.light_correction
             smooth[:, :, 0] = (smooth[:, :, 0] + off) / gain - off
-            lines = tops + bottoms
+            lines = [self._consistent(line, smooth) for line in tops + bottoms]
             samples: list[F64] = []
             weights: list[float] = []
             for line in lines:
@@ -216,9 +216,10 @@ class Recognizer:
                 spread = max(cfg.colour.spread_floor, float(np.median(dist)))
                 limit = max(cfg.colour.outlier, cfg.colour.outlier_spreads * spread)
                 strange = [occupied[k] for k in np.flatnonzero(dist > limit)]
-            return p_lines, p_bar_all, strange
+            return p_lines, p_bar_all, strange, lines
 
-        p_lines, p_bar, strange = _timed(timings, "colour", colour)
+        p_lines, p_bar, strange, checked = _timed(timings, "colour", colour)
+        tops, bottoms = checked[:POINTS_PER_ROW], checked[POINTS_PER_ROW:]
 
         def settle() -> tuple[str, ...]:
             discs = [c for line in tops + bottoms for c in line.centres]
@@ -277,6 +278,30 @@ class Recognizer:
         )
 
     # -- helpers --------------------------------------------------------------------------------------
+    def _consistent(self, line: Line, smooth: NDArray[np.float32]) -> Line:
+        """``line`` with its count probabilities weighed by colour: a stack is one colour, so a disc
+        much unlike the discs below it (a point's wide base, a die next to a checker) is unlikely to be
+        one more checker of it; the line is cut before it."""
+        cc = self.config.colour
+        if len(line.centres) < 2:
+            return line
+        cols = np.array([self._sample(smooth, c) for c in line.centres])
+        penalty = np.zeros(len(cols) + 1)  # penalty[n]: for a stack of n of these discs
+        cut = len(cols)
+        for j in range(1, len(cols)):
+            d = float(np.linalg.norm(cols[j] - np.median(cols[:j], axis=0)))
+            step = min(cc.stack_penalty_cap, cc.stack_penalty * max(0.0, d - cc.stack_spread))
+            penalty[j + 1 :] += step
+            if step > 0.5 * cc.stack_penalty_cap and cut == len(cols):
+                cut = j
+        if not penalty.any():
+            return line
+        p = line.probabilities.copy()
+        k = min(len(p), len(penalty))
+        p[:k] *= np.exp(-penalty[:k])
+        p[k:] *= np.exp(-penalty[-1])
+        return Line(p / p.sum(), line.centres[:cut], line.scores[:cut])
+
     @staticmethod
     def _sample(smooth: NDArray[np.float32], centre: tuple[float, float]) -> F64:
         """Lab colour round ``centre`` from the box-blurred Lab image ``smooth``."""

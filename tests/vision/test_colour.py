@@ -6,6 +6,7 @@ import numpy as np
 
 from nardy.vision.colour import light_probabilities
 from nardy.vision.config import ColourConfig, RecognizerConfig
+from nardy.vision.count import Line
 from nardy.vision.detect import Detector
 from nardy.vision.layout import BoardLayout
 from nardy.vision.recognizer import Recognizer
@@ -58,3 +59,18 @@ def test_colours_under_harsh_uneven_light(detector: Detector) -> None:
                     wrong += read.colour != truth.colour
     assert stacks >= 60
     assert wrong <= 5
+
+
+def test_a_disc_unlike_the_stack_below_it_is_doubted(detector: Detector) -> None:
+    """A stack is one colour: a second 'disc' on a blue point past a white checker is not one more."""
+    smooth = np.zeros((100, 40, 3), np.float32)
+    smooth[:, :] = (230.0, 128.0, 130.0)  # a white checker ...
+    smooth[25:, :] = (80.0, 140.0, 90.0)  # ... and past it, the point's own blue
+    line = Line(np.array([0.05, 0.2, 0.75]), ((20.0, 10.0), (20.0, 29.0)), (12.0, 5.0))
+    rec = Recognizer(RecognizerConfig(), np.array([[0, 0], [1, 0], [1, 1], [0, 1]]), detector=detector)
+    checked = rec._consistent(line, smooth)
+    assert int(np.argmax(checked.probabilities)) == 1
+    assert len(checked.centres) == 1
+    # the same two discs in one colour keep their reading
+    smooth[:, :] = (230.0, 128.0, 130.0)
+    assert np.allclose(rec._consistent(line, smooth).probabilities, line.probabilities)
