@@ -65,6 +65,48 @@ def paleness(config: ColourConfig, lab: F64) -> F64:
     return np.asarray(lab[..., 0] - config.chroma_penalty * chroma, dtype=np.float64)
 
 
+def colour_groups(
+    config: ColourConfig,
+    colours: F64,
+    weights: F64,
+    prototypes: tuple[F64, F64] | None = None,
+    reference: NDArray[np.bool_] | None = None,
+) -> tuple[F64, F64, F64] | None:
+    """The two checker colours (light, dark; Lab scaled by the axis weights) and the spread of each
+    axis within them, from ``colours`` (N, 3) of stacks weighing ``weights`` (N,) checkers -- or None
+    when only one colour is seen. See ``light_probabilities``."""
+    n = len(colours)
+    if n == 0:
+        return None
+    w = np.array([config.lightness_weight, 1.0, 1.0])
+    x = colours * w
+    ref = np.ones(n, bool) if reference is None else np.asarray(reference, bool)
+    xr, wr = x[ref], np.maximum(np.asarray(weights, np.float64)[ref], 1e-3)
+    if prototypes is not None:
+        light, dark = prototypes[0] * w, prototypes[1] * w
+    else:
+        a, b, _ = _two_means(xr, wr, config.min_share)
+        if np.linalg.norm(a - b) < config.min_separation:
+            return None
+        light, dark = (a, b) if paleness(config, a / w) > paleness(config, b / w) else (b, a)
+    # spread of each axis within the groups: uneven light spreads lightness, seldom hue
+    nearer = np.linalg.norm(xr - light, axis=1) < np.linalg.norm(xr - dark, axis=1)
+    deviation = np.abs(xr - np.where(nearer[:, None], light, dark))
+    spread = config.spread_scale * np.maximum(
+        config.spread_floor / np.sqrt(3.0), 1.4826 * np.median(deviation, axis=0)
+    )
+    return light, dark, spread
+
+
+def group_distance(config: ColourConfig, groups: tuple[F64, F64, F64], colours: F64) -> F64:
+    """Distance of each of ``colours`` (N, 3) from the nearer checker colour, in within-group spreads."""
+    light, dark, spread = groups
+    x = colours * np.array([config.lightness_weight, 1.0, 1.0])
+    dl = np.sqrt(np.sum(((x - light) / spread) ** 2, axis=1))
+    dd = np.sqrt(np.sum(((x - dark) / spread) ** 2, axis=1))
+    return np.asarray(np.minimum(dl, dd), dtype=np.float64)
+
+
 def light_probabilities(
     config: ColourConfig,
     colours: F64,
@@ -78,26 +120,16 @@ def light_probabilities(
     n = len(colours)
     if n == 0:
         return np.zeros(0)
-    w = np.array([config.lightness_weight, 1.0, 1.0])
-    x = colours * w
-    ref = np.ones(n, bool) if reference is None else np.asarray(reference, bool)
-    xr, wr = x[ref], np.maximum(np.asarray(weights, np.float64)[ref], 1e-3)
-    if prototypes is not None:
-        light, dark = prototypes[0] * w, prototypes[1] * w
-    else:
-        a, b, _ = _two_means(xr, wr, config.min_share)
-        if np.linalg.norm(a - b) < config.min_separation:
-            # one colour only: call it by its paleness against mid-grey
-            pale = float(np.average(paleness(config, colours[ref]), weights=wr))
-            p = 1.0 / (1.0 + np.exp(-(pale - 128.0) / 12.0))
-            return np.full(n, p)
-        light, dark = (a, b) if paleness(config, a / w) > paleness(config, b / w) else (b, a)
-    # spread of each axis within the groups: uneven light spreads lightness, seldom hue
-    nearer = np.linalg.norm(xr - light, axis=1) < np.linalg.norm(xr - dark, axis=1)
-    deviation = np.abs(xr - np.where(nearer[:, None], light, dark))
-    spread = config.spread_scale * np.maximum(
-        config.spread_floor / np.sqrt(3.0), 1.4826 * np.median(deviation, axis=0)
-    )
+    groups = colour_groups(config, colours, weights, prototypes, reference)
+    if groups is None:
+        # one colour only: call it by its paleness against mid-grey
+        ref = np.ones(n, bool) if reference is None else np.asarray(reference, bool)
+        wr = np.maximum(np.asarray(weights, np.float64)[ref], 1e-3)
+        pale = float(np.average(paleness(config, colours[ref]), weights=wr))
+        p = 1.0 / (1.0 + np.exp(-(pale - 128.0) / 12.0))
+        return np.full(n, p)
+    light, dark, spread = groups
+    x = colours * np.array([config.lightness_weight, 1.0, 1.0])
     z = np.sum(((x - dark) ** 2 - (x - light) ** 2) / (2 * spread**2), axis=1)
     p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
     # whatever the distances say, keep a little for the other colour (glare, a mis-placed disc)

@@ -155,6 +155,13 @@ class ColourConfig:
     """Log-odds against a disc being part of the stack per Lab unit beyond ``stack_spread``."""
     stack_penalty_cap: float = 6.0
     """Most log-odds one disc's colour can take off (glare can make a real checker look unlike)."""
+    stranger_spreads: float = 3.0
+    """A stack further than this many within-group spreads from both checker colours ..."""
+    stranger_penalty: float = 1.0
+    """... loses this many log-odds of holding any checker per spread beyond ..."""
+    stranger_cap: float = 3.0
+    """... at most this many (an empty point's base taken for a disc looks like the point, not like
+    either checker colour)."""
     outlier: float = 30.0
     """A stack whose colour is further than this (Lab units) from both checker colours, and ..."""
     outlier_spreads: float = 4.0

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from nardy.vision.colour import light_probabilities
+from nardy.vision.colour import colour_groups, group_distance, light_probabilities
 from nardy.vision.config import RecognizerConfig
 from nardy.vision.count import (
     Line,
@@ -216,6 +216,19 @@ class Recognizer:
                 spread = max(cfg.colour.spread_floor, float(np.median(dist)))
                 limit = max(cfg.colour.outlier, cfg.colour.outlier_spreads * spread)
                 strange = [occupied[k] for k in np.flatnonzero(dist > limit)]
+            # a short stack far from both checker colours may be no checker at all (a point's base)
+            groups_found = None
+            if len(occupied) >= 3:
+                groups_found = colour_groups(cfg.colour, colours, wts, self.colours, defining)
+            if groups_found is not None and cfg.colour.stranger_penalty > 0:
+                far = group_distance(cfg.colour, groups_found, np.array([samples[i] for i in occupied]))
+                for k, i in enumerate(occupied):
+                    excess = far[k] - cfg.colour.stranger_spreads
+                    if excess > 0:
+                        pen = min(cfg.colour.stranger_cap, cfg.colour.stranger_penalty * excess)
+                        q = lines[i].probabilities.copy()
+                        q[1:] *= np.exp(-pen)
+                        lines[i] = Line(q / q.sum(), lines[i].centres, lines[i].scores)
             return p_lines, p_bar_all, strange, lines
 
         p_lines, p_bar, strange, checked = _timed(timings, "colour", colour)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nardy.vision.colour import light_probabilities
+from nardy.vision.colour import colour_groups, group_distance, light_probabilities
 from nardy.vision.config import ColourConfig, RecognizerConfig
 from nardy.vision.count import Line
 from nardy.vision.detect import Detector
@@ -74,3 +74,15 @@ def test_a_disc_unlike_the_stack_below_it_is_doubted(detector: Detector) -> None
     # the same two discs in one colour keep their reading
     smooth[:, :] = (230.0, 128.0, 130.0)
     assert np.allclose(rec._consistent(line, smooth).probabilities, line.probabilities)
+
+
+def test_a_stack_unlike_both_checker_colours_is_far_from_the_groups() -> None:
+    rng = np.random.default_rng(7)
+    light = np.array([215.0, 128.0, 130.0]) + rng.normal(0, 3, (5, 3))
+    dark = np.array([60.0, 128.0, 128.0]) + rng.normal(0, 3, (5, 3))
+    blue = np.array([[90.0, 140.0, 80.0]])  # a blue point's base taken for a disc
+    colours = np.vstack([light, dark, blue])
+    groups = colour_groups(ColourConfig(), colours, np.ones(11))
+    assert groups is not None
+    far = group_distance(ColourConfig(), groups, colours)
+    assert far[:10].max() < 3.0 < far[10]
