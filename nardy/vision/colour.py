@@ -113,14 +113,17 @@ def light_probabilities(
     weights: F64,
     prototypes: tuple[F64, F64] | None = None,
     reference: NDArray[np.bool_] | None = None,
+    groups: tuple[F64, F64, F64] | None = None,
 ) -> F64:
     """P(light) for each of ``colours`` (N, 3) Lab (8-bit scaling) of stacks; ``weights`` (N,) how many
     checkers each stands for. ``prototypes`` are (light, dark) Lab colours if known; otherwise the two
-    groups are found among the ``reference`` rows (all if None) and the others judged against them."""
+    groups are found among the ``reference`` rows (all if None) and the others judged against them --
+    or taken from ``groups`` (``colour_groups``'s answer) when already known."""
     n = len(colours)
     if n == 0:
         return np.zeros(0)
-    groups = colour_groups(config, colours, weights, prototypes, reference)
+    if groups is None:
+        groups = colour_groups(config, colours, weights, prototypes, reference)
     if groups is None:
         # one colour only: call it by its paleness against mid-grey
         ref = np.ones(n, bool) if reference is None else np.asarray(reference, bool)

@@ -186,7 +186,8 @@ class Recognizer:
             wts = np.array([weights[i] for i in occupied] + [1.0] * len(bar_samples))
             # the points' stacks define the two colours when there are enough of them
             defining = np.arange(len(colours)) < len(occupied) if len(occupied) >= 2 else None
-            p = light_probabilities(cfg.colour, colours, wts, self.colours, defining)
+            groups_found = colour_groups(cfg.colour, colours, wts, self.colours, defining)
+            p = light_probabilities(cfg.colour, colours, wts, self.colours, defining, groups_found)
             p_lines = np.full(len(lines), 0.5)
             p_lines[occupied] = p[: len(occupied)]
             p_bar_all = np.full(len(bar_centres), 0.5)
@@ -203,6 +204,7 @@ class Recognizer:
                     np.array([weights[i] for i in occupied] + [0.1] * len(weak)),
                     self.colours,
                     np.arange(len(ref)) < len(occupied) if len(occupied) >= 2 else None,
+                    groups_found if len(occupied) >= 2 else None,
                 )
                 p_bar_all[weak] = pw[len(occupied) :]
             # a "stack" whose colour is far from both checker colours is something else (a hand)
@@ -217,10 +219,7 @@ class Recognizer:
                 limit = max(cfg.colour.outlier, cfg.colour.outlier_spreads * spread)
                 strange = [occupied[k] for k in np.flatnonzero(dist > limit)]
             # a short stack far from both checker colours may be no checker at all (a point's base)
-            groups_found = None
-            if len(occupied) >= 3:
-                groups_found = colour_groups(cfg.colour, colours, wts, self.colours, defining)
-            if groups_found is not None and cfg.colour.stranger_penalty > 0:
+            if len(occupied) >= 3 and groups_found is not None and cfg.colour.stranger_penalty > 0:
                 far = group_distance(cfg.colour, groups_found, np.array([samples[i] for i in occupied]))
                 for k, i in enumerate(occupied):
                     excess = far[k] - cfg.colour.stranger_spreads
