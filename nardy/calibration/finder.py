@@ -85,7 +85,7 @@ class BoardFinding:
     aliases: Aliases | None = None
     """How the result compares with the placements the points' pattern makes nearly as plausible."""
     weakest_side: float = 0.0
-    """``side_support`` of the side least on edges."""
+    """Support of the side least on edges (``_weakest_side``)."""
     shape_error: float = 0.0
     """How far the proportions the corners imply are off the board's (``aspect.implied_aspect``)."""
     sides: tuple[float, ...] = ()
@@ -117,6 +117,18 @@ class BoardFinding:
 
 def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
+
+
+def _weakest_side(fit: Fit) -> float:
+    """The support of ``fit``'s side least on edges. Where checkers hide a side, finding no edge says
+    nothing against it (``Fit.seen_sides``); but checkers standing on a long side's bases also make
+    edges near it that it might have been put on, so there the hidden part counts half. A short
+    side has the bar's edges to back it (``refine.end_support``)."""
+    if not fit.sides:
+        return fit.side_support
+    seen = fit.seen_sides or fit.sides
+    long_sides = [(fit.sides[k] + seen[k]) / 2 for k in (0, 2)]
+    return min(long_sides + [seen[1], seen[3]])
 
 
 def _differs(a: F64, b: F64, tol: float) -> bool:
@@ -269,9 +281,20 @@ def _refined(
     )
 
 
-def _tips(lab: F32, corners: F64, geometry: BoardGeometry, pattern: PatternScore, kappa: float) -> float:
+def _tips(
+    lab: F32,
+    corners: F64,
+    geometry: BoardGeometry,
+    pattern: PatternScore,
+    kappa: float,
+    lens: Lens | None = None,
+) -> float:
+    """``tips.tip_misfit`` of ``corners`` in ``lab`` (seen through ``lens``, by default one of distortion
+    ``kappa`` about the image's centre)."""
+    hh, ww = lab.shape[:2]
+    lens = lens or Lens((ww / 2.0, hh / 2.0), 0.5 * math.hypot(ww, hh), kappa)
     colours = np.asarray(pattern.colours, dtype=np.float64)
-    return tip_misfit(row_tips(lab, corners, geometry, colours, kappa))
+    return tip_misfit(row_tips(lab, corners, geometry, colours, lens))
 
 
 def _polished(config: FinderConfig, smooth: F32, corners: F64, geometry: BoardGeometry) -> F64:
@@ -436,6 +459,7 @@ def find_board(
     margin = best.score(config) - max(rivals) if rivals else 1.0
     lap("refine")
     corners = best.corners / scale
+    tips = best.tips
     final = best.fit  # its edge support, measured where the search ran, is the better calibrated
     if config.refine.full_resolution and scale < 1.0:
         reach = max(config.refine.final_searches)
@@ -454,11 +478,13 @@ def find_board(
         )
         if float(np.max(np.linalg.norm(fit_full.corners + offset - corners, axis=1))) <= 2 * reach:
             corners = fit_full.corners + offset
+            # the tips are sharper at full resolution
+            full_lens = lens.with_kappa(fit_full.kappa)
+            tips = _tips(lab_full, fit_full.corners, geometry, best.pattern, 0.0, full_lens)
     lap("full")
     cc = config.confidence
     al = best.aliases
-    seen = final.seen_sides or final.sides
-    weakest = min(seen) if seen else final.side_support
+    weakest = _weakest_side(final)
     confidence = (
         _sigmoid(cc.pattern_slope * (best.pattern.score - cc.pattern_mid))
         * _sigmoid(cc.points_slope * (final.point_support - cc.points_mid))
@@ -467,7 +493,7 @@ def find_board(
         * _sigmoid(cc.row_slope * (best.row_lead - cc.row_mid))
         * _sigmoid(cc.margin_slope * (margin - cc.margin_mid))
         * _sigmoid(cc.shape_slope * (cc.shape_mid - best.shape_error))
-        * _sigmoid(cc.tip_slope * (cc.tip_mid - best.tips))
+        * _sigmoid(cc.tip_slope * (cc.tip_mid - tips))
     )
     named = name_corners(corners, previous)
     alternatives = tuple(
@@ -492,5 +518,5 @@ def find_board(
         final.seen_sides,
         best.column_lead(config),
         best.row_lead,
-        best.tips,
+        tips,
     )

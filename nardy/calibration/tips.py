@@ -29,7 +29,7 @@ F64 = NDArray[np.float64]
 
 SPAN = (0.55, 1.45)
 """Stretch of each point's axis that is read (fractions of the model's point length from the base)."""
-STEPS = 37
+STEPS = 73
 MIN_CONTRAST = 15.0
 """A point whose colour is within this of the field's (Lab units) cannot show where it ends."""
 MAX_COLOUR = 45.0
@@ -40,18 +40,18 @@ MIN_READ = 0.5
 
 
 def row_tips(
-    lab: F32, corners: F64, geometry: BoardGeometry, colours: F64, kappa: float = 0.0
+    lab: F32, corners: F64, geometry: BoardGeometry, colours: F64, lens: Lens | None = None
 ) -> tuple[float, float]:
     """Where the top and the bottom row's points end along their axes (the median over the points of
     each row that show it), in units of the model's point length; NaN for a row none of whose
     points shows it.
 
-    ``lab``: the image in Lab; ``corners`` (4, 2): the playing area's corners in it (lens
-    included; ``kappa`` as in ``refine.Lens`` about the image centre); ``colours`` (3, 3): the even
-    points', the odd points' and the field's colours (``pattern.PatternScore.colours``).
+    ``lab``: the image in Lab; ``corners`` (4, 2): the playing area's corners in it, as seen through
+    ``lens`` (default: none); ``colours`` (3, 3): the even points', the odd points' and the field's
+    colours (``pattern.PatternScore.colours``).
     """
     hh, ww = lab.shape[:2]
-    lens = Lens((ww / 2.0, hh / 2.0), 0.5 * math.hypot(ww, hh), kappa)
+    lens = lens or Lens((ww / 2.0, hh / 2.0), 0.5 * math.hypot(ww, hh))
     h = board_homography(geometry, lens.undistort(np.asarray(corners, dtype=np.float64).reshape(4, 2)))
     s = np.linspace(*SPAN, STEPS)
     field = np.asarray(colours[2], dtype=np.float64)
