@@ -7,9 +7,9 @@ of its four corner errors in pixels (1280x720 frames), taken over both namings o
 (the finder cannot tell the ends of an empty board apart; the orientation step does). A frame fails
 when that error exceeds ``FAIL_PX``; "sure but wrong" counts failures the finder reported as sure.
 "ms" is the median wall-clock time of ``find_board`` (the JSON also has the processor time and
-each stage's); seeds other than the default give frames the finder was never tuned on.
+each stage's); the default seed's frames are never used while developing the finder.
 
-    python -m benchmarks.board_finder [--n 6] [--seed 1]
+    python -m benchmarks.board_finder [--n 6] [--seed 4]
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def _row(name: str, rs: list[dict[str, Any]]) -> list[Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=6, help="frames per view angle and board family")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=4, help="4: the reported frames, never tuned on")
     args = parser.parse_args(argv)
     data = run(args.n, args.seed)
     recs = data["records"]
