@@ -49,7 +49,9 @@ def _two_means(x: F64, weights: F64, min_share: float) -> tuple[F64, F64, NDArra
         ca = np.average(x[~group], axis=0, weights=weights[~group])
         cb = np.average(x[group], axis=0, weights=weights[group])
         new = np.linalg.norm(x - cb, axis=1) < np.linalg.norm(x - ca, axis=1)
-        if min(float(weights[new].sum()), float(weights[~new].sum())) < min_share * total:
+        if (new == group).all() or min(
+            float(weights[new].sum()), float(weights[~new].sum())
+        ) < min_share * total:
             break
         group = new
     return (

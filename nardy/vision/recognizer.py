@@ -166,18 +166,19 @@ class Recognizer:
             off = np.float32(cfg.evidence.dark_offset)
             gain = ev.gain if cfg.colour.light_correction == 1.0 else ev.gain**cfg.colour.light_correction
             smooth[:, :, 0] = (smooth[:, :, 0] + off) / gain - off
-            lines = [self._consistent(line, smooth) for line in tops + bottoms]
+            lines: list[Line] = []
             samples: list[F64] = []
             weights: list[float] = []
-            for line in lines:
+            for line in tops + bottoms:
                 if line.centres:
-                    samples.append(
-                        np.median(np.array([self._sample(smooth, c) for c in line.centres]), axis=0)
-                    )
+                    cols = self._samples(smooth, line.centres)
+                    line = self._consistent(line, cols)
+                    samples.append(np.median(cols[: len(line.centres)], axis=0))
                     weights.append(float(len(line.centres)))
                 else:
                     samples.append(np.zeros(3))
                     weights.append(0.0)
+                lines.append(line)
             occupied = [i for i, wgt in enumerate(weights) if wgt > 0]
             bar_samples = [
                 self._sample(smooth, c) for c, o in zip(bar_centres, bar_odds, strict=True) if o > 0
@@ -290,29 +291,33 @@ class Recognizer:
         )
 
     # -- helpers --------------------------------------------------------------------------------------
-    def _consistent(self, line: Line, smooth: NDArray[np.float32]) -> Line:
-        """``line`` with its count probabilities weighed by colour: a stack is one colour, so a disc
-        much unlike the discs below it (a point's wide base, a die next to a checker) is unlikely to be
-        one more checker of it; the line is cut before it."""
+    def _consistent(self, line: Line, cols: F64) -> Line:
+        """``line`` with its count probabilities weighed by colour (``cols``: (n, 3) Lab of its discs):
+        a stack is one colour, so a disc much unlike the discs below it (a point's wide base, a die
+        next to a checker) is unlikely to be one more checker of it; the line is cut before it."""
         cc = self.config.colour
-        if len(line.centres) < 2:
+        if len(cols) < 2:
             return line
-        cols = np.array([self._sample(smooth, c) for c in line.centres])
-        penalty = np.zeros(len(cols) + 1)  # penalty[n]: for a stack of n of these discs
-        cut = len(cols)
-        for j in range(1, len(cols)):
-            d = float(np.linalg.norm(cols[j] - np.median(cols[:j], axis=0)))
-            step = min(cc.stack_penalty_cap, cc.stack_penalty * max(0.0, d - cc.stack_spread))
-            penalty[j + 1 :] += step
-            if step > 0.5 * cc.stack_penalty_cap and cut == len(cols):
-                cut = j
-        if not penalty.any():
+        below = np.cumsum(cols, axis=0)[:-1] / np.arange(1, len(cols))[:, None]
+        far = np.linalg.norm(cols[1:] - below, axis=1) - cc.stack_spread
+        step = np.minimum(cc.stack_penalty_cap, cc.stack_penalty * np.maximum(far, 0.0))
+        if not step.any():
             return line
+        penalty = np.concatenate([[0.0, 0.0], np.cumsum(step)])  # penalty[n]: a stack of n of these
+        strong = np.flatnonzero(step > 0.5 * cc.stack_penalty_cap)
+        cut = int(strong[0]) + 1 if len(strong) else len(cols)
         p = line.probabilities.copy()
         k = min(len(p), len(penalty))
         p[:k] *= np.exp(-penalty[:k])
         p[k:] *= np.exp(-penalty[-1])
         return Line(p / p.sum(), line.centres[:cut], line.scores[:cut])
+
+    @staticmethod
+    def _samples(smooth: NDArray[np.float32], centres: tuple[tuple[float, float], ...]) -> F64:
+        """(n, 3) Lab colours round ``centres`` from the box-blurred Lab image ``smooth``."""
+        h, w = smooth.shape[:2]
+        c = np.rint(np.asarray(centres, dtype=np.float64)).astype(np.intp)
+        return np.asarray(smooth[np.clip(c[:, 1], 0, h - 1), np.clip(c[:, 0], 0, w - 1)], dtype=np.float64)
 
     @staticmethod
     def _sample(smooth: NDArray[np.float32], centre: tuple[float, float]) -> F64:

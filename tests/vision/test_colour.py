@@ -68,12 +68,13 @@ def test_a_disc_unlike_the_stack_below_it_is_doubted(detector: Detector) -> None
     smooth[25:, :] = (80.0, 140.0, 90.0)  # ... and past it, the point's own blue
     line = Line(np.array([0.05, 0.2, 0.75]), ((20.0, 10.0), (20.0, 29.0)), (12.0, 5.0))
     rec = Recognizer(RecognizerConfig(), np.array([[0, 0], [1, 0], [1, 1], [0, 1]]), detector=detector)
-    checked = rec._consistent(line, smooth)
+    checked = rec._consistent(line, rec._samples(smooth, line.centres))
     assert int(np.argmax(checked.probabilities)) == 1
     assert len(checked.centres) == 1
     # the same two discs in one colour keep their reading
     smooth[:, :] = (230.0, 128.0, 130.0)
-    assert np.allclose(rec._consistent(line, smooth).probabilities, line.probabilities)
+    same = rec._consistent(line, rec._samples(smooth, line.centres))
+    assert np.allclose(same.probabilities, line.probabilities)
 
 
 def test_a_stack_unlike_both_checker_colours_is_far_from_the_groups() -> None:
