@@ -174,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+        print(f"nardy recognize: {first[0] if first else ''}: {finding.summary()}", file=sys.stderr)
         corners = finding.corners.tolist() if finding.corners is not None else None
 
     failures = 0

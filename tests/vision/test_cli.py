@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 from pathlib import Path
 
 import pytest
@@ -53,11 +55,34 @@ def test_recognize_json_lines_and_a_bad_file_does_not_stop_the_rest(
 
 
 def test_recognize_without_corners_says_what_is_needed(
-    synth_dir: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = main(["recognize", str(synth_dir / "00000.jpg")])
+    """No corners, no profile and no board the finder can be sure of: it says what to give it."""
+    import cv2
+    import numpy as np
+
+    table = np.random.default_rng(0).integers(90, 140, size=(360, 640, 3), dtype=np.uint8)
+    image = tmp_path / "no-board.png"
+    cv2.imwrite(str(image), cv2.GaussianBlur(table, (9, 9), 0))
+    code = main(["recognize", str(image)])
     assert code == 2
     assert "--corners" in capsys.readouterr().err
+
+
+def test_recognize_without_corners_finds_the_board(
+    synth_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    label = _labels(synth_dir)[0]
+    code = main(["recognize", str(synth_dir / label["file"]), "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert len(captured.out.splitlines()) == 1
+    # it says where it found the board, and that is where the board is
+    found = re.search(r"found: corners TL TR BR BL ((?:\(-?\d+,-?\d+\) ?){4})", captured.err)
+    assert found is not None, captured.err
+    xy = [tuple(map(float, p.split(","))) for p in re.findall(r"\((-?\d+,-?\d+)\)", found.group(1))]
+    error = max(math.dist(a, b) for a, b in zip(xy, label["corners"], strict=True))
+    assert error < 8.0
 
 
 def test_recognize_rejects_malformed_corners(synth_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
