@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -86,5 +87,28 @@ def reading_from_observation(
     bar = _pair(observation.bar, orientation) if variant == "short" else None
     off = _pair(observation.off, orientation) if observation.off.measured else None
     return BoardReading.from_distributions(
-        distributions, bar, off, settled=observation.settled, unsettled=observation.unsettled
+        distributions,
+        bar,
+        off,
+        settled=observation.settled,
+        unsettled=observation.unsettled,
+        suspect=suspect_points(observation.unsettled, orientation),
     )
+
+
+_PLACE = re.compile(r"^(top|bottom)\[(\d+)\]$")
+
+
+def suspect_points(places: Sequence[str], orientation: Orientation) -> frozenset[int]:
+    """White's points named unsettled (``top[i]``, ``bottom[i]``) and their neighbours in the row:
+    a hand or a die is seldom placed exactly, and what covers one point often covers the next."""
+    out: set[int] = set()
+    for place in places:
+        m = _PLACE.match(place)
+        if m is None:
+            continue
+        row, index = m.group(1), int(m.group(2))
+        for i in (index - 1, index, index + 1):
+            if 0 <= i < 12:
+                out.add(orientation.point(row, i))  # type: ignore[arg-type]
+    return frozenset(out)

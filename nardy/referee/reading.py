@@ -42,6 +42,9 @@ class BoardReading:
     """False while a hand or a sliding checker is over the board."""
     unsettled: tuple[str, ...] = ()
     """Where it is not settled (for the alert)."""
+    suspect: frozenset[int] = frozenset()
+    """Points (1..24) the camera may have misread because something lay over them or near them
+    (the places it called unsettled and their neighbours); an alarm must hold without them."""
     _memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
     """Results of :meth:`best_keeping_count`, which every candidate of a frame asks for."""
 
@@ -53,6 +56,7 @@ class BoardReading:
         off: tuple[Mapping[int, float], Mapping[int, float]] | None = None,
         settled: bool = True,
         unsettled: tuple[str, ...] = (),
+        suspect: frozenset[int] = frozenset(),
     ) -> BoardReading:
         if len(points) != 24:
             raise ValueError(f"a reading has 24 points, not {len(points)}")
@@ -62,7 +66,16 @@ class BoardReading:
             None if off is None else (_logs(off[0]), _logs(off[1])),
             settled,
             unsettled,
+            suspect,
         )
+
+    def without_suspects(self) -> BoardReading:
+        """This reading with its suspect points unread: every count there equally likely."""
+        if not self.suspect:
+            return self
+        unread = {n: -math.log(2 * CHECKERS + 1) for n in range(-CHECKERS, CHECKERS + 1)}
+        points = tuple(unread if i + 1 in self.suspect else d for i, d in enumerate(self.points))
+        return BoardReading(points, self.bar, self.off, self.settled, self.unsettled)
 
     @classmethod
     def certain(cls, position: Position, confidence: float = 0.98, settled: bool = True) -> BoardReading:

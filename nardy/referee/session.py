@@ -34,6 +34,10 @@ Phase = Literal["opening", "playing", "game-over", "match-over"]
 Status = Literal["waiting", "partial", "played", "illegal", "unsure"]
 
 
+_ALARMS = ("illegal", "count", "unreadable", "unsure")
+"""Decisions that raise an alert."""
+
+
 class CommandError(ValueError):
     """A command that cannot be carried out now (the message says why)."""
 
@@ -462,6 +466,12 @@ class Referee:
             free, _ = reading.best_keeping_count(self.position)
             gap = free - reading.log_likelihood(self.position) - self.bias
             changed = gap > self.config.illegal_margin
+            if changed and reading.suspect:
+                # only an alarm that holds without the points something lay over is raised
+                clear = reading.without_suspects()
+                free, _ = clear.best_keeping_count(self.position)
+                if free - clear.log_likelihood(self.position) - self.bias <= self.config.illegal_margin:
+                    return ("suspect", reading.most_likely()[0]), lambda: None
             if not changed:
                 self._learn_gap(reading, self.position)
             seen = reading.most_likely()[0] if changed else None
@@ -476,6 +486,20 @@ class Referee:
             if alt.kind in ("complete", "partial"):
                 opener = alt
         chosen = opener or decision
+        if chosen.kind in _ALARMS and reading.suspect:
+            # something lay over some points (a hand, a die): raise the alarm only if it holds
+            # without them; otherwise wait for a clear view
+            clear_view = decode(
+                self.variant,
+                turn.before,
+                turn.roll,
+                turn.first_turn,
+                reading.without_suspects(),
+                self.config,
+                self.bias,
+            )
+            if clear_view.kind not in _ALARMS:
+                return ("suspect", turn.mover, turn.roll, reading.most_likely()[0]), lambda: None
         if chosen.kind in ("unchanged", "complete") and chosen.position is not None:
             self._learn_gap(reading, chosen.position)
         if turn.queued is not None and chosen.kind in ("illegal", "unsure", "unreadable", "count"):

@@ -389,3 +389,51 @@ def test_a_pile_read_short_is_as_tall_as_the_count_of_checkers_says(table: Make)
     t.roll(5, 5)
     assert [m.play.text() for m in t.ref.moves] == ["24/20", "24/21"]
     assert not t.alerts()
+
+
+def test_no_alarm_from_points_a_hand_lies_over_but_an_illegal_play_beside_a_die_is_caught(
+    table: Make,
+) -> None:
+    from nardy.referee.adapt import with_pile_doubt
+    from nardy.referee.reading import BoardReading
+
+    def seen(
+        position: Position, hidden: int | None = None, flagged: frozenset[int] = frozenset()
+    ) -> BoardReading:
+        """The camera sees ``position``, except that point ``hidden`` reads empty (an arm over it)
+        and ``flagged`` are the points it calls unsettled, with their neighbours."""
+        points = [with_pile_doubt({n: 0.98, n + 1: 0.01, n - 1: 0.01}) for n in position.points]
+        if hidden is not None:
+            points[hidden - 1] = {0: 0.99, 1: 0.005, -1: 0.005}
+        return BoardReading.from_distributions(
+            points,
+            ({0: 1.0}, {0: 1.0}),
+            None,
+            settled=not flagged,
+            unsettled=("top[1]",) if flagged else (),
+            suspect=flagged,
+        )
+
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    done = start.apply("24/13")
+    # an arm over black's 8-point (white's 17) while white's play is on the board: the camera calls
+    # only the point beside it unsettled
+    for _ in range(6):
+        t.clock.t += 0.2
+        t.ref.on_reading(seen(done, hidden=17, flagged=frozenset({16, 17, 18})))
+    assert not t.alerts()
+    for _ in range(5):
+        t.clock.t += 0.2
+        t.ref.on_reading(seen(done))
+    assert t.ref.turn is not None and t.ref.turn.status == "played" and not t.alerts()
+    # black plays 13/6 with 4-2 -- illegal -- while a die lies on white's 2-point, far from it
+    t.roll(4, 2)
+    assert t.ref.turn is not None
+    wrong = t.ref.turn.before.apply("13/6")
+    for _ in range(5):
+        t.clock.t += 0.2
+        t.ref.on_reading(seen(wrong, flagged=frozenset({1, 2, 3})))
+    assert ILLEGAL_PLAY in t.alerts()
