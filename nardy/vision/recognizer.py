@@ -229,6 +229,8 @@ class Recognizer:
                         q = lines[i].probabilities.copy()
                         q[1:] *= np.exp(-pen)
                         lines[i] = Line(q / q.sum(), lines[i].centres, lines[i].scores)
+            # a stranger now more likely nothing than checkers is a point's base, not a hand
+            strange = [i for i in strange if lines[i].probabilities[0] < 0.5]
             return p_lines, p_bar_all, strange, lines
 
         p_lines, p_bar, strange, checked = _timed(timings, "colour", colour)
