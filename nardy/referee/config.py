@@ -16,6 +16,9 @@ class RefereeConfig:
     tolerated_unsettled: int = 2
     """A reading that calls this few places unsettled (a die lying on a point, glare) still counts
     when what it means stays the same; more (a hand, an arm) is a disturbance."""
+    alarm_settle_seconds: float = 1.5
+    """A board that would raise an alert (an illegal play, a changed board, a request to look)
+    must have looked the same this long: a player pausing mid-move is not an offence."""
     flicker_seconds: float = 0.5
     """A disturbance shorter than this (a frame or two that glare or noise calls unsettled)
     neither counts towards settling nor starts it again; a hand that stays longer does."""

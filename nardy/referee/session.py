@@ -428,7 +428,8 @@ class Referee:
             else:
                 self.last_reading = reading
                 key, action = self._assess(reading)
-                if self._settler.feed(key, now):
+                alarm = isinstance(key, tuple) and bool(key) and key[0] == "alarm"
+                if self._settler.feed(key, now, hold=self.config.alarm_settle_seconds if alarm else None):
                     action()
             if was_settled != (self._settler.disturbed_since is None):
                 self.bus.emit("board", settled=was_settled is False, where=list(self._settler.where))
@@ -475,7 +476,8 @@ class Referee:
             if not changed:
                 self._learn_gap(reading, self.position)
             seen = reading.most_likely()[0] if changed else None
-            return ("still", seen), lambda: self._check_unchanged(reading, changed)
+            still: Hashable = ("alarm", ("still", seen)) if changed else ("still", None)
+            return still, lambda: self._check_unchanged(reading, changed)
         decision = decode(
             self.variant, turn.before, turn.roll, turn.first_turn, reading, self.config, self.bias
         )
@@ -507,7 +509,9 @@ class Referee:
             if both is not None:
                 return both
         board = None if chosen.position is None else _board_key(chosen.position)
-        key = (turn.mover, turn.roll, chosen.kind, board, chosen.alternatives)
+        key: Hashable = (turn.mover, turn.roll, chosen.kind, board, chosen.alternatives)
+        if chosen.kind in _ALARMS:
+            key = ("alarm", key)
 
         def act() -> None:
             if self.turn is not turn:

@@ -33,8 +33,12 @@ class Settler:
         self.stable: Hashable | None = None
         """The last key that settled, while the board still shows it (None after any change)."""
 
-    def feed(self, key: Hashable | None, t: float, where: tuple[str, ...] = ()) -> bool:
-        """True when ``key`` has just settled. ``key`` None: the board is not settled (``where``)."""
+    def feed(
+        self, key: Hashable | None, t: float, where: tuple[str, ...] = (), hold: float | None = None
+    ) -> bool:
+        """True when ``key`` has just settled. ``key`` None: the board is not settled (``where``).
+
+        ``hold``: how long this key must last, if longer than ``settle_seconds``."""
         if key is None:
             if self.disturbed_since is None:
                 self.disturbed_since = t
@@ -57,7 +61,7 @@ class Settler:
         if (
             key != self._reported
             and self._frames >= self.config.min_settled_frames
-            and t - self._since >= self.config.settle_seconds
+            and t - self._since >= max(self.config.settle_seconds, hold or 0.0)
         ):
             self._reported = key
             self.stable = key

@@ -29,7 +29,7 @@ class Table:
         self.clock = Clock()
         self.ref = Referee(info, config, bus=EventBus(self.clock), clock=self.clock)
 
-    def show(self, position: Position, confidence: float = 0.97, frames: int = 5) -> None:
+    def show(self, position: Position, confidence: float = 0.97, frames: int = 10) -> None:
         """The board shows ``position``, still, for long enough to settle."""
         reading = BoardReading.certain(position, confidence)
         for _ in range(frames):

@@ -256,7 +256,7 @@ def test_the_opponents_throw_settles_a_play_the_camera_could_not_tell_apart(tabl
     points[17] = {0: 0.5, 1: 0.5}  # point 18: is the checker still there (24/18) or gone on?
     points[12] = {6: 0.5, 5: 0.5}  # point 13: did it arrive?
     vague = BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None)
-    for _ in range(5):
+    for _ in range(10):
         t.clock.t += 0.2
         t.ref.on_reading(vague)
     assert t.ref.turn is not None and t.ref.turn.status in ("unsure", "partial")
@@ -301,11 +301,11 @@ def test_a_camera_that_always_misplaces_a_checker_is_forgiven_that_but_no_more(t
     def play_opening(t: Table) -> None:
         start = Position.initial("short")
         for position, roll in ((start, (6, 5)), (start.apply("24/13"), (4, 2))):
-            for _ in range(5):
+            for _ in range(10):
                 t.clock.t += 0.2
                 t.ref.on_reading(biased(position))
             t.roll(*roll)
-        for _ in range(5):
+        for _ in range(10):
             t.clock.t += 0.2
             t.ref.on_reading(biased(t.ref.position.apply("13/9 13/11")))
 
@@ -321,7 +321,7 @@ def test_a_camera_that_always_misplaces_a_checker_is_forgiven_that_but_no_more(t
     assert any(e.kind == "alert" and e.data["code"] == "please-look" for e in strict.ref.bus.history)
     # and what it forgives is the usual gap, not an illegal play
     learning.roll(3, 1)
-    for _ in range(5):
+    for _ in range(10):
         learning.clock.t += 0.2
         learning.ref.on_reading(biased(learning.ref.position.apply("13/8")))
     assert ILLEGAL_PLAY in learning.alerts()
@@ -425,7 +425,7 @@ def test_no_alarm_from_points_a_hand_lies_over_but_an_illegal_play_beside_a_die_
         t.clock.t += 0.2
         t.ref.on_reading(seen(done, hidden=17, flagged=frozenset({16, 17, 18})))
     assert not t.alerts()
-    for _ in range(5):
+    for _ in range(10):
         t.clock.t += 0.2
         t.ref.on_reading(seen(done))
     assert t.ref.turn is not None and t.ref.turn.status == "played" and not t.alerts()
@@ -433,7 +433,7 @@ def test_no_alarm_from_points_a_hand_lies_over_but_an_illegal_play_beside_a_die_
     t.roll(4, 2)
     assert t.ref.turn is not None
     wrong = t.ref.turn.before.apply("13/6")
-    for _ in range(5):
+    for _ in range(10):
         t.clock.t += 0.2
         t.ref.on_reading(seen(wrong, flagged=frozenset({1, 2, 3})))
     assert ILLEGAL_PLAY in t.alerts()
