@@ -67,7 +67,11 @@ def decode(
     # the candidates are measured against the most likely board with the same checkers (the
     # mover may have borne some off): a pile the camera reads short is as tall as the count of
     # checkers says, on every candidate and on this board alike
-    free_ll, free = reading.best_keeping_count(before.with_turn(before.turn.other), bearing=before.turn)
+    free_ll, free = reading.best_keeping_count(
+        before.with_turn(before.turn.other),
+        bearing=before.turn,
+        most_borne=most_borne(variant, before, roll, first_turn),
+    )
     if free is None or reading.best_log_likelihood() - free_ll - bias > config.count_margin:
         # not even checkers that keep their count explain the board: some are missing or extra
         gap = reading.best_log_likelihood() - best_ll - bias
@@ -100,6 +104,15 @@ def candidates(
     out.extend(("complete", after, play) for play, after in legal.items())
     out.extend(("partial", partial, None) for partial in legal.partial_positions())
     return tuple(out)
+
+
+def most_borne(variant: Variant, before: Position, roll: Roll, first_turn: bool) -> int:
+    """The most checkers the mover can bear off with ``roll`` (0 when it cannot bear off)."""
+    mover = before.turn
+    return max(
+        position.off(mover) - before.off(mover)
+        for _, position, _ in candidates(variant, before, roll, first_turn)
+    )
 
 
 def best_complete(

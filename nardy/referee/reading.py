@@ -19,6 +19,8 @@ from nardy.rules import CHECKERS, Color, Position
 FLOOR = 1e-6
 """Probability given to a value a reading did not list (a reading is never absolutely sure)."""
 _LOG_FLOOR = math.log(FLOOR)
+_TIE = 1e-4
+"""Log-likelihood by which a place that keeps its count breaks a tie (far below any evidence)."""
 
 
 def _logs(dist: Mapping[int, float]) -> dict[int, float]:
@@ -140,6 +142,7 @@ class BoardReading:
         candidates against: where the camera cannot count a pile, the count of checkers says how
         tall it must be. Places the reading does not see (bar, trays) cost nothing.
 
+        Among boards within 0.003 (log) of the best, the one closest to ``template`` is chosen.
         Returns ``(-inf, None)`` when no such board exists.
         """
         memo_key = (
@@ -194,8 +197,15 @@ class BoardReading:
         def costs(dist: dict[int, float], sign: int) -> np.ndarray:
             return np.array([dist.get(sign * k, _LOG_FLOOR) for k in range(n)])
 
-        for dist in self.points:
-            step(costs(dist, 1), costs(dist, -1))
+        for dist, was in zip(self.points, template.points, strict=True):
+            # among boards the reading cannot tell apart (a pile's height, say), prefer the one
+            # closest to the template, so that a reason names what really moved
+            white, black = costs(dist, 1), costs(dist, -1)
+            if was >= 0:
+                white[was] += _TIE
+            else:
+                black[-was] += _TIE
+            step(white, black)
         if template.variant == "short":
             # the bar holds both colours: one place for each
             if self.bar is None:
@@ -257,7 +267,7 @@ class BoardReading:
             tb - on_b,
             template.turn,
         )
-        return total, position
+        return self.log_likelihood(position), position
 
     def key(self) -> tuple[object, ...]:
         """Identifies the most likely reading: two readings with the same key look the same."""

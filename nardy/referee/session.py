@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from nardy.referee import events as ev
 from nardy.referee.config import RefereeConfig
-from nardy.referee.decode import Decision, best_complete, decode
+from nardy.referee.decode import Decision, best_complete, decode, most_borne
 from nardy.referee.events import Alert, EventBus, Severity
 from nardy.referee.match import Cube, CubeError, MatchInfo, MatchScore
 from nardy.referee.reading import BoardReading
@@ -36,6 +36,8 @@ Status = Literal["waiting", "partial", "played", "illegal", "unsure"]
 
 _ALARMS = ("illegal", "count", "unreadable", "unsure")
 """Decisions that raise an alert."""
+_OFFENCES = ("illegal", "count", "unreadable")
+"""Decisions that say something is wrong on the board: they must hold ``alarm_settle_seconds``."""
 
 
 class CommandError(ValueError):
@@ -510,7 +512,7 @@ class Referee:
                 return both
         board = None if chosen.position is None else _board_key(chosen.position)
         key: Hashable = (turn.mover, turn.roll, chosen.kind, board, chosen.alternatives)
-        if chosen.kind in _ALARMS:
+        if chosen.kind in _OFFENCES:
             key = ("alarm", key)
 
         def act() -> None:
@@ -529,7 +531,11 @@ class Referee:
         roll, source = turn.queued
         nxt = turn.mover.other
         nxt_first = nxt not in self.played
-        free, _ = reading.best_keeping_count(turn.before, bearing=turn.mover)
+        free, _ = reading.best_keeping_count(
+            turn.before,
+            bearing=turn.mover,
+            most_borne=most_borne(self.variant, turn.before, turn.roll, turn.first_turn),
+        )
         best: tuple[float, Play, Position, Decision, Position] | None = None
         for play, after in self.variant.legal_plays(turn.before, turn.roll, turn.first_turn).items():
             second = decode(
@@ -538,7 +544,7 @@ class Referee:
             if second.kind not in ("complete", "partial", "unchanged") or second.position is None:
                 continue
             ll = reading.log_likelihood(second.position)
-            if free - ll < self.config.doubt_margin and (best is None or ll > best[0]):
+            if free - ll - self.bias < self.config.doubt_margin and (best is None or ll > best[0]):
                 best = (ll, play, after, second, second.position)
         if best is None:
             return None
