@@ -17,7 +17,7 @@ class RefereeConfig:
     """A reading that calls this few places unsettled (a die lying on a point, glare) still counts
     when what it means stays the same; more (a hand, an arm) is a disturbance."""
     alarm_settle_seconds: float = 1.5
-    """A board that would raise an alert (an illegal play, a changed board, a request to look)
+    """A board that says something is wrong (an illegal play, a changed board, checkers missing)
     must have looked the same this long: a player pausing mid-move is not an offence."""
     flicker_seconds: float = 0.5
     """A disturbance shorter than this (a frame or two that glare or noise calls unsettled)
