@@ -36,7 +36,8 @@ class Table:
         self.ref = referee
         self.clock = clock
 
-    def show(self, position: Position, frames: int = 5) -> None:
+    def show(self, position: Position, frames: int = 10) -> None:
+        """The board shows ``position``, still for 2 s: long enough for an alert to settle."""
         reading = BoardReading.certain(position, 0.97)
         for _ in range(frames):
             self.clock.t += 0.2
