@@ -128,3 +128,34 @@ def test_demo_records_the_whole_scripted_game(
         plays = [turn.play.text() or "(no play)" for game in record.games for turn in game.turns]
         illegal = [a for a in store.alerts(summary.id) if a.code == "illegal-play"]
     assert plays == _truth(recording[1]) and len(illegal) == 1
+
+
+@pytest.fixture(scope="module")
+def long_replayed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Recording, dict[str, Any]]:
+    rec = cached_recording(RecordingSpec(variant="long", size=SIZE), tmp_path_factory.mktemp("cache-long"))
+    out = nardy(
+        "replay",
+        "--video",
+        str(rec.video),
+        "--dice-log",
+        str(rec.dice_log),
+        "--profile",
+        str(rec.profile),
+        "--json",
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    record: dict[str, Any] = json.loads(out.stdout)
+    return rec, record
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(2400)
+def test_replay_records_the_whole_scripted_long_game(long_replayed: tuple[Recording, dict[str, Any]]) -> None:
+    """The long-nardy demo: heads of fifteen the camera cannot count, two checkers taken from the
+    head at once (illegal), put right, and the game played out."""
+    rec, replayed = long_replayed
+    assert replayed["variant"] == "long"
+    assert _plays(replayed) == _truth(rec)
+    assert (
+        sum(1 for a in replayed["alerts"] if a["kind"] == "illegal") == len(rec.load_truth()["illegal"]) == 1
+    )
