@@ -25,8 +25,15 @@ _SHIFT = 4
 _ONE = 1 << _SHIFT
 
 
+_FAR = 1e6
+"""Pixels beyond this are far off the frame: an arm reaching from behind the camera projects
+to huge or non-finite coordinates, which are pulled in to here (OpenCV clips the rest)."""
+
+
 def _fix(points: Array) -> NDArray[np.int32]:
-    return np.asarray(np.round(points * _ONE), dtype=np.int32)
+    """Pixel (..., 2) float coordinates -> OpenCV's fixed point with ``_SHIFT`` fractional bits."""
+    finite = np.nan_to_num(np.asarray(points, dtype=np.float64), nan=0.0, posinf=_FAR, neginf=-_FAR)
+    return np.asarray(np.round(np.clip(finite, -_FAR, _FAR) * _ONE), dtype=np.int32)
 
 
 def _colour(c: BGR | NDArray[np.floating], factor: float = 1.0) -> tuple[float, float, float]:

@@ -38,3 +38,14 @@ def test_synthetic_set_cycles_styles() -> None:
     samples = list(synthetic_set(4, 3, size=(320, 180)))
     assert [s.meta["family"] for s in samples] == ["felt", "walnut", "oak", "painted"]
     assert all(s.layout.total("light") == 15 for s in samples)
+
+
+def test_points_far_off_the_frame_are_drawn_without_overflow() -> None:
+    """An arm reaching from behind the camera projects to huge or non-finite pixels."""
+    from nardy.vision.render import _fix
+
+    wild = np.array([[np.nan, 3.0], [np.inf, -np.inf], [1e30, -1e30], [10.5, 20.25]])
+    fixed = _fix(wild)
+    assert fixed.dtype == np.int32
+    assert fixed[3].tolist() == [168, 324]
+    assert np.all(np.abs(fixed) <= 1e6 * 16)
