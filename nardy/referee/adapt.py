@@ -8,10 +8,8 @@ from dataclasses import dataclass
 
 from nardy.calibration.orientation import Orientation
 from nardy.referee.reading import BoardReading
+from nardy.rules import CHECKERS
 from nardy.vision.observation import CountReading, Observation, PointReading
-
-MOST = 15
-"""Most checkers a point can hold."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,20 +28,17 @@ class PileDoubt:
 
 def with_pile_doubt(dist: Mapping[int, float], doubt: PileDoubt = PileDoubt()) -> dict[int, float]:
     """``dist`` (signed count -> probability) with the pile's share spread over taller counts."""
-    out = {n: p * (1.0 - doubt.share) for n, p in dist.items()}
-    taller = MOST - doubt.from_count
+    taller = CHECKERS - doubt.from_count
     if taller <= 0 or doubt.share <= 0:
         return dict(dist)
+    # counts below a pile keep their probability; a pile gives up ``share`` of its own
+    out = {n: p if abs(n) < doubt.from_count else p * (1.0 - doubt.share) for n, p in dist.items()}
     for sign in (1, -1):
         q = sum(p for n, p in dist.items() if n * sign >= doubt.from_count)
         if q <= 0:
             continue
-        for n in range(doubt.from_count + 1, MOST + 1):
+        for n in range(doubt.from_count + 1, CHECKERS + 1):
             out[sign * n] = out.get(sign * n, 0.0) + doubt.share * q / taller
-    # the share of counts below the pile stays where it was
-    for n, p in dist.items():
-        if abs(n) < doubt.from_count:
-            out[n] = p
     return out
 
 

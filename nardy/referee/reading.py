@@ -145,15 +145,7 @@ class BoardReading:
         Among boards within 0.003 (log) of the best, the one closest to ``template`` is chosen.
         Returns ``(-inf, None)`` when no such board exists.
         """
-        memo_key = (
-            template.variant,
-            template.total(Color.WHITE),
-            template.total(Color.BLACK),
-            template.off_white,
-            template.off_black,
-            bearing,
-            most_borne,
-        )
+        memo_key = (template.with_turn(Color.WHITE), bearing, most_borne)
         if memo_key not in self._memo:
             self._memo[memo_key] = self._keep_count(template, bearing, most_borne)
         found: tuple[float, Position | None] = self._memo[memo_key]  # type: ignore[assignment]
