@@ -40,9 +40,8 @@ def nardy(*args: str, timeout: float = 1500) -> subprocess.CompletedProcess[str]
     )
 
 
-@pytest.fixture(scope="module")
-def replayed(recording: tuple[Path, Recording]) -> dict[str, Any]:
-    _, rec = recording
+def replay(rec: Recording) -> dict[str, Any]:
+    """``nardy replay --json`` on a recording: the game record it prints."""
     out = nardy(
         "replay",
         "--video",
@@ -56,6 +55,11 @@ def replayed(recording: tuple[Path, Recording]) -> dict[str, Any]:
     assert out.returncode == 0, out.stderr[-3000:]
     record: dict[str, Any] = json.loads(out.stdout)
     return record
+
+
+@pytest.fixture(scope="module")
+def replayed(recording: tuple[Path, Recording]) -> dict[str, Any]:
+    return replay(recording[1])
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +91,14 @@ def _plays(record: dict[str, Any]) -> list[str]:
     return [t["play"] or "(no play)" for g in record["games"] for t in g["turns"]]
 
 
+def _assert_recorded_as_scripted(rec: Recording, replayed: dict[str, Any]) -> None:
+    """Every scripted turn recorded as played, and the one illegal play caught once."""
+    assert _plays(replayed) == _truth(rec)
+    assert (
+        sum(1 for a in replayed["alerts"] if a["kind"] == "illegal") == len(rec.load_truth()["illegal"]) == 1
+    )
+
+
 def _truth(rec: Recording) -> list[str]:
     return [t["play"] or "(no play)" for t in rec.load_truth()["turns"]]
 
@@ -110,10 +122,7 @@ def test_replay_records_the_whole_scripted_game(
     recording: tuple[Path, Recording], replayed: dict[str, Any]
 ) -> None:
     _, rec = recording
-    assert _plays(replayed) == _truth(rec)
-    assert (
-        sum(1 for a in replayed["alerts"] if a["kind"] == "illegal") == len(rec.load_truth()["illegal"]) == 1
-    )
+    _assert_recorded_as_scripted(rec, replayed)
 
 
 @pytest.mark.slow
@@ -133,19 +142,7 @@ def test_demo_records_the_whole_scripted_game(
 @pytest.fixture(scope="module")
 def long_replayed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Recording, dict[str, Any]]:
     rec = cached_recording(RecordingSpec(variant="long", size=SIZE), tmp_path_factory.mktemp("cache-long"))
-    out = nardy(
-        "replay",
-        "--video",
-        str(rec.video),
-        "--dice-log",
-        str(rec.dice_log),
-        "--profile",
-        str(rec.profile),
-        "--json",
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
-    record: dict[str, Any] = json.loads(out.stdout)
-    return rec, record
+    return rec, replay(rec)
 
 
 @pytest.mark.slow
@@ -155,7 +152,4 @@ def test_replay_records_the_whole_scripted_long_game(long_replayed: tuple[Record
     head at once (illegal), put right, and the game played out."""
     rec, replayed = long_replayed
     assert replayed["variant"] == "long"
-    assert _plays(replayed) == _truth(rec)
-    assert (
-        sum(1 for a in replayed["alerts"] if a["kind"] == "illegal") == len(rec.load_truth()["illegal"]) == 1
-    )
+    _assert_recorded_as_scripted(rec, replayed)
