@@ -15,7 +15,7 @@ from typing import Literal
 
 from nardy.referee.config import RefereeConfig
 from nardy.referee.reading import BoardReading
-from nardy.rules import Play, Position, Roll, Variant
+from nardy.rules import Color, Play, Position, Roll, Variant
 from nardy.rules.judge import Verdict
 
 Kind = Literal["unchanged", "partial", "complete", "illegal", "unsure", "unreadable", "count"]
@@ -160,3 +160,36 @@ def _not_a_candidate(
         return Decision("unsure", seen, verdict.play, margin=0.0)
     kind: Kind = "count" if "count" in verdict.codes else "illegal"
     return Decision(kind, seen, verdict.play, verdict, margin=margin)
+
+
+def best_chain(
+    variant: Variant,
+    steps: tuple[tuple[Color, Roll, bool], ...],
+    starts: tuple[tuple[Play | None, Position], ...],
+    reading: BoardReading,
+    beam: int = 40,
+) -> tuple[tuple[Play | None, ...], tuple[Position, ...], float]:
+    """The most likely run of finished plays that ends on the board ``reading`` shows.
+
+    ``starts``: what the first mover's turn may have left (each legal result, or a board seen
+    earlier); ``steps``: the throws that followed, in order: who threw, the throw, and whether
+    it was that side's first turn. After each step only the ``beam`` boards nearest the reading
+    are kept (a board on the way differs from the final one only by the checkers moved later).
+    Returns the plays, the board after each, and the log-likelihood of the last.
+    """
+    Path = tuple[tuple[Play | None, ...], tuple[Position, ...], float]
+    paths: list[Path] = [((play,), (after,), reading.log_likelihood(after)) for play, after in starts]
+    for mover, roll, first_turn in steps:
+        paths.sort(key=lambda p: -p[2])
+        nxt: dict[tuple[object, ...], Path] = {}
+        for plays, boards, _ in paths[:beam]:
+            before = boards[-1].with_turn(mover)
+            legal = variant.legal_plays(before, roll, first_turn)
+            results: list[tuple[Play | None, Position]] = list(legal.items()) or [(Play(), before)]
+            for play, after in results:
+                ll = reading.log_likelihood(after)
+                key = (after.points, after.bar_white, after.bar_black, after.off_white, after.off_black)
+                if key not in nxt or ll > nxt[key][2]:
+                    nxt[key] = (plays + (play,), boards + (after,), ll)
+        paths = list(nxt.values())
+    return max(paths, key=lambda p: p[2])

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from nardy.referee import events as ev
 from nardy.referee.config import RefereeConfig
-from nardy.referee.decode import Decision, best_complete, decode, most_borne
+from nardy.referee.decode import Decision, best_chain, best_complete, decode, most_borne
 from nardy.referee.events import Alert, EventBus, Severity
 from nardy.referee.match import Cube, CubeError, MatchInfo, MatchScore
 from nardy.referee.reading import BoardReading
@@ -251,12 +251,22 @@ class Referee:
             if self.phase == "match-over":
                 self._alert(ev.OUT_OF_TURN, "warning", "the match is over: start a new match to go on")
                 return
-            if self.phase == "game-over":
-                self._new_game()
-            if self.phase == "opening":
-                self._opening(dice, source)
+            turn = self.turn
+            if self.phase == "playing" and turn is not None and turn.queued is not None:
+                # a second throw while a play is still open: both plays are over
+                note = self._resolve_stuck(turn)
+                self._throw(roll, dice, source)
+                self._alert(ev.CHECK, "warning", note)  # after the turn the throw ended
                 return
-            self._roll_in_play(roll, source)
+            self._throw(roll, dice, source)
+
+    def _throw(self, roll: Roll, dice: tuple[int, int], source: str) -> None:
+        if self.phase == "game-over":
+            self._new_game()
+        if self.phase == "opening":
+            self._opening(dice, source)
+            return
+        self._roll_in_play(roll, source)
 
     def _opening(self, dice: tuple[int, int], source: str) -> None:
         a, b = dice
@@ -340,6 +350,61 @@ class Referee:
             self._end_game(result)
         return True
 
+    def _resolve_stuck(self, turn: Turn) -> str:
+        """Another throw came while ``turn`` was still open (illegal, unsure, unfinished, or
+        never read) and the opponent's throw waited behind it: the players have played on. The
+        referee must not stall for the rest of the game, so it records the two plays that best
+        explain the last board it saw — the open play (any legal one, or what it saw of an
+        illegal one) and the opponent's finished play — both flagged uncertain, and says so."""
+        assert turn.queued is not None
+        reading = self.last_reading
+        roll, source = turn.queued
+        nxt = turn.mover.other
+        legal = self.variant.legal_plays(turn.before, turn.roll, turn.first_turn)
+        starts: list[tuple[Play | None, Position]] = list(legal.items()) or [(Play(), turn.before)]
+        if turn.status == "illegal" and turn.after is not None:
+            starts.append((turn.play, turn.after))
+        if reading is None:
+            # no camera: the open play stands as last seen, or as the first legal play
+            best = (turn.play, turn.after) if turn.after is not None else starts[0]
+            plays: tuple[Play | None, ...] = (best[0],)
+            boards: tuple[Position, ...] = (best[1],)
+        else:
+            plays, boards, _ = best_chain(
+                self.variant, ((nxt, roll, nxt not in self.played),), tuple(starts), reading
+            )
+        first, after = plays[0], boards[0]
+        illegal = turn.status == "illegal" and turn.after is not None and after is turn.after
+        turn.queued = None
+        turn.status = "played"
+        turn.play = first if first is not None else Play()
+        turn.after = after
+        turn.flags.add("uncertain")
+        if not illegal:
+            turn.flags.discard("illegal")
+        self._emit_play(turn, turn.play, after, None)
+        result = self.variant.result(after, self.cube.value)
+        self._commit()
+        said = [f"{turn.mover}'s {turn.roll} as {turn.play.text() or '(no play)'}"]
+        if result is not None:
+            self._end_game(result)
+        else:
+            self._start_turn(nxt, roll, source, assess=False)
+            second = self.turn
+            if second is not None and second.mover is nxt and len(plays) > 1:
+                second.status = "played"
+                second.play = plays[1] if plays[1] is not None else Play()
+                second.after = boards[1]
+                second.flags.add("uncertain")
+                self._emit_play(second, second.play, boards[1], None)
+                said.append(f"{nxt}'s {roll} as {second.play.text() or '(no play)'}")
+                result = self.variant.result(boards[1], self.cube.value)
+                if result is not None:
+                    self._commit()
+                    self._end_game(result)
+        said_all = " and ".join(said)
+        return f"the board was not clear before the next throw: recorded {said_all} — please check"
+
     def _emit_play(self, turn: Turn, play: Play, after: Position, margin: float | None) -> None:
         self.bus.emit(
             "play",
@@ -357,7 +422,7 @@ class Referee:
         )
         self.bus.emit("roll-ignored", dice=[roll.high, roll.low], source=source, reason="out of turn")
 
-    def _start_turn(self, mover: Color, roll: Roll, source: str) -> None:
+    def _start_turn(self, mover: Color, roll: Roll, source: str, assess: bool = True) -> None:
         before = self.position.with_turn(mover)
         self.position = before
         self.to_move = mover
@@ -380,7 +445,7 @@ class Referee:
             self._commit()
             return
         self._settler.reset()
-        if self.last_reading is not None and self._settler.disturbed_since is None:
+        if assess and self.last_reading is not None and self._settler.disturbed_since is None:
             # the board is still: what it shows counts at once for the new throw
             key, action = self._assess(self.last_reading)
             self._settler.mark(key)
@@ -621,6 +686,9 @@ class Referee:
         if kind == "illegal":
             verdict = decision.verdict
             assert verdict is not None
+            if previous == "illegal" and turn.queued is not None:
+                # the opponent has thrown and may be moving: the illegal play stays as it was seen
+                return
             if previous != "illegal" or turn.after != decision.position:
                 turn.status = "illegal"
                 turn.after = decision.position

@@ -437,3 +437,68 @@ def test_no_alarm_from_points_a_hand_lies_over_but_an_illegal_play_beside_a_die_
         t.clock.t += 0.2
         t.ref.on_reading(seen(wrong, flagged=frozenset({1, 2, 3})))
     assert ILLEGAL_PLAY in t.alerts()
+
+
+def test_players_who_play_on_after_an_illegal_play_are_followed(table: Make) -> None:
+    t = table("long")
+    start = Position.initial("long")
+    t.show(start)
+    t.roll(6, 5)
+    bad = start.apply("24/18 24/19")  # two checkers from the head
+    t.show(bad)
+    assert ILLEGAL_PLAY in t.alerts()
+    t.roll(3, 1)  # black throws anyway ...
+    assert UNFINISHED_PLAY in t.alerts()
+    t.hand()
+    both = bad.with_turn(Color.BLACK).apply("24/20")
+    t.show(both)  # ... and plays
+    assert len(t.ref.moves) == 0
+    t.roll(4, 2)  # white's next throw: both plays are over, and the referee does not stall
+    white, black = t.ref.moves
+    assert sorted(white.play.text().split()) == ["24/18", "24/19"] and {"illegal", "uncertain"} <= white.flags
+    assert black.play.text() == "24/20" and black.mover is Color.BLACK and "illegal" not in black.flags
+    assert t.ref.position.same_board(both)
+    assert "please check" in t.ref.alerts[CHECK].text and ILLEGAL_PLAY not in t.alerts()
+    assert t.ref.turn is not None and t.ref.turn.mover is Color.WHITE and t.ref.turn.roll.text() == "4-2"
+    nxt = both.with_turn(Color.WHITE).apply("19/15 18/16")
+    t.show(nxt)  # and the game goes on from the board as it stands
+    assert t.ref.turn.status == "played" and t.last("play").data["play"] == "19/15 18/16"
+    assert ILLEGAL_PLAY not in t.alerts()
+
+
+def test_a_board_the_camera_misreads_from_some_moment_on_does_not_stop_the_game(table: Make) -> None:
+    from nardy.referee.reading import BoardReading
+
+    def glare(position: Position) -> BoardReading:
+        """From now on the camera reads a black checker on point 1 as if it were on point 2."""
+        points = list(position.points)
+        points[0] += 1
+        points[1] -= 1
+        seen = Position("short", tuple(points), position.bar_white, position.bar_black)
+        return BoardReading.certain(seen, 0.97)
+
+    def show(reading: BoardReading) -> None:
+        for _ in range(10):
+            t.clock.t += 0.2
+            t.ref.on_reading(reading)
+
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    white = start.apply("24/13")
+    show(glare(white))
+    assert ILLEGAL_PLAY in t.alerts()
+    t.roll(2, 1)
+    black = white.with_turn(Color.BLACK).apply("13/11 6/5")
+    show(glare(black))
+    t.roll(5, 3)
+    assert len(t.ref.moves) == 2 and t.ref.turn is not None and t.ref.turn.roll.text() == "5-3"
+    assert all("uncertain" in m.flags for m in t.ref.moves) and CHECK in t.alerts()
+    assert t.ref.moves[1].play.text() == "13/11 6/5"
+    # what stands now is what the camera sees; the next plays decode without alarms
+    nxt = black.with_turn(Color.WHITE).apply("8/3 6/3")
+    show(glare(nxt))
+    assert t.ref.turn.status == "played" and t.last("play").data["play"] == "8/3 6/3"
+    t.roll(4, 4)
+    assert ILLEGAL_PLAY not in t.alerts() and len(t.ref.moves) == 3
