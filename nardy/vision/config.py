@@ -178,6 +178,27 @@ class SettleConfig:
     """Something else larger than this (in point widths squared) means a hand or an arm: not settled."""
     loose_score: float = 8.0
     """Log-odds of a checker-like disc away from every line that means a checker in motion."""
+    grow_area: float = 3.0
+    """Something else larger than this (point widths squared) is surely a hand or an arm: ..."""
+    reach: float = 2.0
+    """... from it the search reaches on through pixels whose smoothed difference is above
+    this (an arm over parts of the board it hardly differs from) ..."""
+    reach_blur: float = 0.25
+    """... smoothed over a square this wide (point widths) ..."""
+    bridge: float = 1.3
+    """... and across gaps this wide (point widths; a column of counted checkers cuts an arm)."""
+    place_area: float = 0.25
+    """A place is named when this much of what was found lies on it (point widths squared)."""
+    tray_reach: float = 0.5
+    """The tray is named when what was found runs along the playing area's edge on the tray's side
+    for this long (point widths)."""
+    checker_spreads: float = 6.0
+    """A counted checker explains what is round it only when its colour is within this many
+    within-group spreads of either checker colour (a hand's fingers counted as checkers do not)."""
+    doubt: float = 0.6
+    """Share of the count distribution of a place under something surely a hand (``grow_area``)
+    spread over every count, and of its colour over both (the most likely stays the most likely):
+    what is read under a hand is not to be trusted."""
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 from nardy.vision.geometry import POINTS_PER_ROW, ROWS, BoardGeometry
 
 FIELD, POINT0, POINT1, EDGE, BAR, OUTSIDE = 0, 1, 2, 3, 4, 5
+BAR_PLACE = 2 * POINTS_PER_ROW
 
 
 @dataclass(frozen=True)
@@ -34,12 +35,22 @@ class BoardMasks:
     """(ys, xs) of all EDGE pixels."""
     region_index: NDArray[np.intp]
     """``region`` as an index array."""
+    region3: NDArray[np.uint8]
+    """``region`` as (h, w, 3) uint8 (for lookups of a colour per region)."""
+    alternate3: NDArray[np.uint8]
+    """As ``region3``, but EDGE pixels take the region of the point they border."""
+    edge: NDArray[np.bool_]
+    """``region == EDGE``."""
     outside: NDArray[np.bool_]
     """``region == OUTSIDE``."""
     inside_weight: NDArray[np.float32]
     """1 on the playing area, 0 on the frame seen past its edge and on that edge itself."""
     column_x: NDArray[np.float64]
     """(12,) x pixel of each column's centre line (index 0 = leftmost)."""
+    place: NDArray[np.int8]
+    """Which place each pixel's reading belongs to: 0..11 the top row's points (from the left),
+    12..23 the bottom row's, ``BAR_PLACE`` the bar, -1 none; a point's place is its column (half a
+    point width either side of its centre line) in its half of the board."""
     bar_x: float
     px_per_unit: float
     size: tuple[int, int]
@@ -127,6 +138,18 @@ def board_masks(
         BAR: (region == BAR) & thin,
     }
     seed_index = {t: np.nonzero(m) for t, m in seeds.items() if m.sum() >= 8}
+    is_edge = region == EDGE
+    alternate = region.astype(np.uint8)
+    alternate[is_edge] = np.where(edge_parity[is_edge] == 1, POINT1, POINT0)
+    place = np.full((h, w), -1, np.int8)
+    xs = np.arange(w) + 0.5
+    half = 0.5 * geometry.point_width * s
+    for i, cx in enumerate(cols):
+        in_column = np.abs(xs - cx) < half
+        place[: h // 2, in_column] = i
+        place[h // 2 :, in_column] = POINTS_PER_ROW + i
+    bar_x0, bar_x1 = geometry.half_width * s, (geometry.half_width + geometry.bar_width) * s
+    place[:, (xs >= bar_x0) & (xs < bar_x1)] = BAR_PLACE
     outside = (region == OUTSIDE).astype(np.uint8)
     near = cv2.dilate(outside, np.ones((5, 5), np.uint8)) if outside.any() else outside
     inside_weight = (1 - near).astype(np.float32)
@@ -138,9 +161,13 @@ def board_masks(
         seed_index,
         np.nonzero(region == EDGE),
         region.astype(np.intp),
+        np.asarray(cv2.merge([region.astype(np.uint8)] * 3), dtype=np.uint8),
+        np.asarray(cv2.merge([alternate] * 3), dtype=np.uint8),
+        is_edge,
         region == OUTSIDE,
         inside_weight,
         cols,
+        place,
         geometry.bar_x * s,
         s,
         size,

@@ -39,7 +39,7 @@ from nardy.vision.layout import CHECKERS_PER_SIDE
 from nardy.vision.masks import BoardMasks, board_masks
 from nardy.vision.observation import CountReading, Observation, PointReading
 from nardy.vision.rectify import Intrinsics, RectifyMaps, rectify, rectify_maps
-from nardy.vision.settle import unsettled_places
+from nardy.vision.settle import Unsettled, unsettled_places
 
 T = TypeVar("T")
 F64 = NDArray[np.float64]
@@ -57,6 +57,17 @@ def _pad(p: F64, n: int) -> tuple[float, ...]:
     out[: min(len(p), n + 1)] = p[: n + 1]
     s = out.sum()
     return tuple(float(v) for v in (out / s if s > 0 else out))
+
+
+def _flattened(p: tuple[float, ...], doubt: float) -> tuple[float, ...]:
+    """``p`` with a share ``doubt`` of it spread evenly over every count (the most likely stays)."""
+    return tuple((1.0 - doubt) * v + doubt / len(p) for v in p)
+
+
+def _doubted(reading: PointReading, doubt: float) -> PointReading:
+    """``reading`` with a share ``doubt`` of its counts spread over every count and of its colour
+    over both (the most likely stack stays the most likely, with less confidence)."""
+    return PointReading(_flattened(reading.counts, doubt), (1.0 - doubt) * reading.p_light + doubt * 0.5)
 
 
 class Recognizer:
@@ -159,7 +170,7 @@ class Recognizer:
 
         tops, bottoms, bar_centres, bar_odds, extra_top, extra_bottom = _timed(timings, "count", count)
 
-        def colour() -> tuple[F64, F64, list[int], list[Line]]:
+        def colour() -> tuple[F64, F64, list[int], list[Line], list[NDArray[np.bool_]], NDArray[np.bool_]]:
             k = max(3, int(round(self.diameter_px * 0.4)) | 1)
             smooth = np.asarray(cv2.blur(ev.lab, (k, k)), dtype=np.float32)
             # undo (some of) the uneven light on the lightness, so light and dark are judged alike everywhere
@@ -169,15 +180,18 @@ class Recognizer:
             lines: list[Line] = []
             samples: list[F64] = []
             weights: list[float] = []
+            disc_colours: list[F64] = []
             for line in tops + bottoms:
                 if line.centres:
                     cols = self._samples(smooth, line.centres)
                     line = self._consistent(line, cols)
                     samples.append(np.median(cols[: len(line.centres)], axis=0))
                     weights.append(float(len(line.centres)))
+                    disc_colours.append(cols[: len(line.centres)])
                 else:
                     samples.append(np.zeros(3))
                     weights.append(0.0)
+                    disc_colours.append(np.zeros((0, 3)))
                 lines.append(line)
             occupied = [i for i, wgt in enumerate(weights) if wgt > 0]
             bar_samples = [
@@ -231,21 +245,41 @@ class Recognizer:
                         lines[i] = Line(q / q.sum(), lines[i].centres, lines[i].scores)
             # a stranger now more likely nothing than checkers is a point's base, not a hand
             strange = [i for i in strange if lines[i].probabilities[0] < 0.5]
-            return p_lines, p_bar_all, strange, lines
+            # which counted discs look like checkers at all (the others explain nothing to settle)
+            limit_spreads = cfg.settle.checker_spreads
+            if groups_found is None:
+                alike = [np.ones(len(c), bool) for c in disc_colours]
+                bar_alike = np.ones(len(bar_centres), bool)
+            else:
+                alike = [group_distance(cfg.colour, groups_found, c) <= limit_spreads for c in disc_colours]
+                bar_cols = np.array([self._sample(smooth, c) for c in bar_centres]).reshape(-1, 3)
+                bar_alike = group_distance(cfg.colour, groups_found, bar_cols) <= limit_spreads
+            return p_lines, p_bar_all, strange, lines, alike, bar_alike
 
-        p_lines, p_bar, strange, checked = _timed(timings, "colour", colour)
+        p_lines, p_bar, strange, checked, alike, bar_alike = _timed(timings, "colour", colour)
         tops, bottoms = checked[:POINTS_PER_ROW], checked[POINTS_PER_ROW:]
 
-        def settle() -> tuple[str, ...]:
-            discs = [c for line in tops + bottoms for c in line.centres]
-            discs += [c for c, o in zip(bar_centres, bar_odds, strict=True) if o > 0]
+        def settle() -> Unsettled:
+            lines = tops + bottoms
+            discs = [
+                c
+                for line, ok in zip(lines, alike, strict=True)
+                for c, a in zip(line.centres, ok, strict=True)
+                if a
+            ]
+            discs += [c for c, o, a in zip(bar_centres, bar_odds, bar_alike, strict=True) if o > 0 and a]
             cap = cfg.geometry.line_capacity
             piles = [
-                (line.centres[0], line.centres[-1]) for line in tops + bottoms if len(line.centres) >= cap
+                (line.centres[0], line.centres[-1])
+                for line, ok in zip(lines, alike, strict=True)
+                if len(line.centres) >= cap and ok[: len(line.centres)].all()
             ]
-            return unsettled_places(cfg.settle, masks, ev.difference, score, discs, d / 2, piles)
+            return unsettled_places(
+                cfg.settle, masks, ev.difference, score, discs, d / 2, piles, cfg.geometry.tray_side
+            )
 
-        unsettled = _timed(timings, "settle", settle)
+        found = _timed(timings, "settle", settle)
+        unsettled = found.places
         odd = tuple(f"top[{i}]" if i < POINTS_PER_ROW else f"bottom[{i - POINTS_PER_ROW}]" for i in strange)
         unsettled = tuple(dict.fromkeys(unsettled + odd))
         n = cfg.max_count
@@ -271,6 +305,15 @@ class Recognizer:
         bar = CountReading(
             _pad(count_distribution(light_odds, n), n), _pad(count_distribution(dark_odds, n), n)
         )
+        # what is read under a hand is not to be trusted
+        doubt, surely = cfg.settle.doubt, found.surely
+        if surely and doubt > 0:
+            top_r = tuple(_doubted(r, doubt) if f"top[{i}]" in surely else r for i, r in enumerate(top_r))
+            bottom_r = tuple(
+                _doubted(r, doubt) if f"bottom[{i}]" in surely else r for i, r in enumerate(bottom_r)
+            )
+            if "bar" in surely:
+                bar = CountReading(_flattened(bar.light, doubt), _flattened(bar.dark, doubt))
         off = self._off(top_r + bottom_r, bar, n)
         timings["total"] = sum(timings.values())
         debug = {
@@ -280,6 +323,7 @@ class Recognizer:
             "bottoms": bottoms,
             "bar": list(zip(bar_centres, bar_odds, strict=True)),
             "maps": maps,
+            "unsettled": found.found,
         }
         return Observation(
             top_r,

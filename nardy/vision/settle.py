@@ -1,33 +1,70 @@
-"""Stage 6 -- settle: is anything over the board that is not a resting checker?
+"""Stage 6 -- settle: is anything over the board that is not a resting checker, and where?
 
 Whatever the counted checkers do not explain is examined. A large connected patch that differs
 from the empty board (a hand, an arm, a sleeve) or a checker-like disc away from every line (a
 checker being moved) makes the frame *not settled*; dice and the doubling cube are smaller than
 either and are ignored.
+
+Where: a hand is found by its clear part (the skin, a sleeve unlike the board), but an arm often
+crosses parts of the board it hardly differs from, and a counted "checker" that looks like neither
+checker colour (the recognizer leaves those out of ``discs``) explains nothing. So from every patch
+found, the search reaches on through weaker differences (``reach``, on a smoothed difference) and
+across the narrow gaps the counted checkers leave, and every point, the bar and the tray that
+enough of it lies on is named.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from nardy.vision.config import SettleConfig
-from nardy.vision.masks import BoardMasks
+from nardy.vision.geometry import POINTS_PER_ROW
+from nardy.vision.masks import BAR_PLACE, BoardMasks
 
 F32 = NDArray[np.float32]
+U8 = NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class Unsettled:
+    """What the settle stage found."""
+
+    places: tuple[str, ...]
+    """Places that are not settled: ``top[i]``, ``bottom[i]``, ``bar``, ``off``, ``board`` (empty when
+    the board is settled)."""
+    surely: tuple[str, ...]
+    """The same when something found is large enough to be surely a hand or an arm (``grow_area``),
+    else none."""
+    found: NDArray[np.bool_]
+    """(h, w) the pixels found to be something else."""
+
+
+def place_name(index: int) -> str:
+    """Name of a place index of ``BoardMasks.place``: ``top[i]``, ``bottom[i]``, ``bar``."""
+    if index == BAR_PLACE:
+        return "bar"
+    return f"top[{index}]" if index < POINTS_PER_ROW else f"bottom[{index - POINTS_PER_ROW}]"
 
 
 def _place(masks: BoardMasks, x: float, y: float) -> str:
     """Name of the place at rectified pixel (x, y): ``top[i]``, ``bottom[i]``, ``bar``."""
-    if abs(x - masks.bar_x) < 0.5 * (
-        masks.column_x[6] - masks.column_x[5] - (masks.column_x[1] - masks.column_x[0])
-    ):
-        return "bar"
+    h, w = masks.place.shape
+    k = int(masks.place[min(max(int(y), 0), h - 1), min(max(int(x), 0), w - 1)])
+    if k >= 0:
+        return place_name(k)
     i = int(np.argmin(np.abs(masks.column_x - x)))
-    return f"top[{i}]" if y < masks.size[1] / 2 else f"bottom[{i}]"
+    return place_name(i if y < h / 2 else POINTS_PER_ROW + i)
+
+
+def _disc(size: float) -> U8:
+    n = max(1, int(round(size))) | 1
+    return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (n, n)), dtype=np.uint8)
 
 
 def unsettled_places(
@@ -38,12 +75,15 @@ def unsettled_places(
     discs: list[tuple[float, float]],
     radius: float,
     piles: Sequence[tuple[tuple[float, float], tuple[float, float]]] = (),
-) -> tuple[str, ...]:
-    """Places where something other than a resting checker is; empty when the board is settled.
+    tray_side: Literal["left", "right"] | None = None,
+) -> Unsettled:
+    """Places where something other than a resting checker is (none when the board is settled).
 
     ``difference`` and ``score`` are (h, w) float32 (evidence and detector log-odds), ``discs`` the
-    rectified centres of every checker counted, ``radius`` their radius in pixels, ``piles`` the first
-    and last centre of every line that may carry a second layer.
+    rectified centres of the checkers counted that look like checkers, ``radius`` their radius in
+    pixels, ``piles`` the first and last centre of every line that may carry a second layer,
+    ``tray_side`` the side of the playing area the tray is on (named ``off`` when a hand reaches
+    across that edge).
     """
     h, w = difference.shape
     explained = np.zeros((h, w), np.uint8)
@@ -58,31 +98,51 @@ def unsettled_places(
             1,
             int(round(radius * 2.5)),
         )
-    other = ((difference > config.unexplained) & (explained == 0)).astype(np.uint8)
+    point_px = float(masks.column_x[1] - masks.column_x[0])
     # the strip along the playing area's edge shows the frame's bevel and shadow from oblique views
-    margin = int(round(config.edge_margin * float(masks.column_x[1] - masks.column_x[0])))
-    if margin > 0:
-        other[:margin] = 0
-        other[-margin:] = 0
-        other[:, :margin] = 0
-        other[:, -margin:] = 0
+    margin = int(round(config.edge_margin * point_px))
+    inner = np.zeros((h, w), np.uint8)
+    inner[margin : h - margin, margin : w - margin] = 1
+    free = inner & (explained == 0)
+    other = (difference > config.unexplained).astype(np.uint8) & free
     other = cv2.morphologyEx(other, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    point_area = float(masks.column_x[1] - masks.column_x[0]) ** 2
+    point_area = point_px**2
     places: list[str] = []
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(other, connectivity=8)
-    for k in range(1, n):
-        if stats[k, cv2.CC_STAT_AREA] > config.blob_area * point_area:
-            x0, y0 = stats[k, cv2.CC_STAT_LEFT], stats[k, cv2.CC_STAT_TOP]
-            bw, bh = stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]
-            ys, xs = np.nonzero(labels[y0 : y0 + bh, x0 : x0 + bw] == k)
-            step = max(1, len(xs) // 40)
-            picks = zip(xs[::step] + x0, ys[::step] + y0, strict=True)
-            names = sorted({_place(masks, float(x), float(y)) for x, y in picks})
-            places.extend(names or ["board"])
+    grown = np.zeros((h, w), bool)
+    surely: list[str] = []
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(other, connectivity=8)
+    big = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] > config.blob_area * point_area]
+    if big:
+        seeds = np.isin(labels, big).astype(np.uint8)
+        grow = [k for k in big if stats[k, cv2.CC_STAT_AREA] > config.grow_area * point_area]
+        k = max(3, int(round(config.reach_blur * point_px)) | 1)
+        smooth = cv2.blur(difference, (k, k))
+        near = ((smooth > config.reach).astype(np.uint8) & free) | seeds
+        near = np.asarray(cv2.morphologyEx(near, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8) | seeds
+        # join the pieces the counted checkers (and small gaps) cut a hand or an arm into
+        joined = cv2.morphologyEx(near, cv2.MORPH_CLOSE, _disc(config.bridge * point_px))
+        m, parts = cv2.connectedComponents(joined, connectivity=8)
+        keep = np.unique(parts[np.isin(labels, grow)]) if grow else np.zeros(0, np.int32)
+        grown = (np.isin(parts, keep[keep > 0]) & (near > 0)) | (seeds > 0)
+        least = config.place_area * point_area
+        counts = np.bincount(masks.place[grown].astype(np.intp) + 1, minlength=BAR_PLACE + 2)[1:]
+        places.extend(place_name(int(i)) for i in np.flatnonzero(counts >= least))
+        if tray_side is not None:
+            edge = (
+                grown[:, w - margin - 2 : w - margin]
+                if tray_side == "right"
+                else grown[:, margin : margin + 2]
+            )
+            if edge.any(axis=1).sum() >= config.tray_reach * point_px:
+                places.append("off")
+        if not places:
+            places.append("board")
+        if grow:  # a hand is surely there: so is whatever else was found with it
+            surely = list(places)
     # a checker-like disc that no line explains: a checker in motion
     loose = (score > config.loose_score) & (explained == 0)
     if loose.any():
         ys, xs = np.nonzero(loose)
-        k = int(np.argmax(score[ys, xs]))
-        places.append(_place(masks, float(xs[k]), float(ys[k])))
-    return tuple(dict.fromkeys(places))
+        j = int(np.argmax(score[ys, xs]))
+        places.append(_place(masks, float(xs[j]), float(ys[j])))
+    return Unsettled(tuple(dict.fromkeys(places)), tuple(surely), grown)
