@@ -3,7 +3,9 @@ and (for the browser tests) a real server on 127.0.0.1."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -13,7 +15,9 @@ from werkzeug.test import TestResponse
 from nardy.referee.events import EventBus
 from nardy.referee.match import MatchInfo
 from nardy.referee.reading import BoardReading
+from nardy.referee.recorder import Recorder
 from nardy.referee.session import Referee
+from nardy.referee.store import MatchStore
 from nardy.rules import Position
 from nardy.web.app import ServerHandle, close_app, create_app, serve_in_thread
 from nardy.web.services import Services, Settings
@@ -68,6 +72,26 @@ def record_a_blunder(referee: Referee) -> None:
 def make_referee(variant: str = "short", clock: Clock | None = None, **info: object) -> Referee:
     clock = clock or Clock()
     return Referee(MatchInfo(variant=variant, **info), bus=EventBus(clock), clock=clock)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[MatchStore]:
+    """A real match store (an SQLite file) in the test's folder."""
+    store = MatchStore.open(tmp_path / "matches.db")
+    yield store
+    store.close()
+
+
+@contextmanager
+def recording(store: MatchStore, play: Callable[[Referee], None]) -> Iterator[Referee]:
+    """A 3-point short match between Anna and Boris, recorded into ``store`` while ``play`` runs."""
+    referee = make_referee("short", length=3, white="Anna", black="Boris")
+    recorder = Recorder(store, referee)
+    try:
+        play(referee)
+        yield referee
+    finally:
+        recorder.close()
 
 
 @pytest.fixture

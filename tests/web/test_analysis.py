@@ -17,14 +17,13 @@ import pytest
 from flask.testing import FlaskClient
 
 from nardy.hints import engine_for
-from nardy.referee.recorder import Recorder
 from nardy.referee.session import Referee
 from nardy.referee.store import MatchStore
 from nardy.rules import Position
 from nardy.web.app import close_app, create_app
 from nardy.web.archive import StoreArchive
 from nardy.web.services import MatchAnalyser, MatchArchive, Services, Settings
-from tests.web.conftest import BLUNDER, REPLY, TOKEN, make_referee, record_a_blunder
+from tests.web.conftest import BLUNDER, REPLY, TOKEN, record_a_blunder, recording
 from tests.web.fakes import FakeArchive
 
 ENTRY = "bar/21 8/5"
@@ -42,19 +41,9 @@ class OwnEngines:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[MatchStore]:
-    store = MatchStore.open(tmp_path / "matches.db")
-    yield store
-    store.close()
-
-
-@pytest.fixture
 def recorded(store: MatchStore) -> Iterator[Referee]:
-    referee = make_referee("short", length=3, white="Anna", black="Boris")
-    recorder = Recorder(store, referee)
-    record_a_blunder(referee)
-    yield referee
-    recorder.close()
+    with recording(store, record_a_blunder) as referee:
+        yield referee
 
 
 @pytest.fixture

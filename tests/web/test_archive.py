@@ -9,14 +9,13 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from nardy.referee.recorder import Recorder
 from nardy.referee.session import Referee
 from nardy.referee.store import MatchStore
 from nardy.rules import Position
 from nardy.web.app import close_app, create_app
 from nardy.web.archive import StoreArchive
 from nardy.web.services import Services, Settings
-from tests.web.conftest import TOKEN, make_referee
+from tests.web.conftest import TOKEN, recording
 
 
 def play_a_little(referee: Referee) -> None:
@@ -28,19 +27,9 @@ def play_a_little(referee: Referee) -> None:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[MatchStore]:
-    store = MatchStore.open(tmp_path / "matches.db")
-    yield store
-    store.close()
-
-
-@pytest.fixture
 def recorded(store: MatchStore) -> Iterator[Referee]:
-    referee = make_referee("short", length=3, white="Anna", black="Boris")
-    recorder = Recorder(store, referee)
-    play_a_little(referee)
-    yield referee
-    recorder.close()
+    with recording(store, play_a_little) as referee:
+        yield referee
 
 
 @pytest.fixture
