@@ -162,6 +162,19 @@ def band_colours(image: F32, rows: tuple[float, float]) -> F64:
     return np.asarray(np.median(image[r0:r1], axis=0), dtype=np.float64)
 
 
+def row_bands(
+    image: F32, geometry: BoardGeometry, y0: float, y1: float, band: tuple[float, float]
+) -> tuple[F64, F64]:
+    """``band_colours`` of the top and the bottom row of points, with the long sides at view rows ``y0``
+    and ``y1``: across ``band`` (fractions of the point length from the base)."""
+    length = geometry.point_length * (y1 - y0)
+    p0, p1 = band
+    return (
+        band_colours(image, (y0 + p0 * length, y0 + p1 * length)),
+        band_colours(image, (y1 - p1 * length, y1 - p0 * length)),
+    )
+
+
 def _column_scores(
     config: StructureConfig,
     geometry: BoardGeometry,
@@ -234,14 +247,24 @@ def _alternation(
     return np.asarray(np.linalg.norm(np.einsum("kic,i->kc", diff, signs), axis=1) / POINTS_PER_ROW)
 
 
-def _all_ends(n: int, width_range: tuple[float, float], step: float) -> tuple[F64, F64]:
-    """Every pair of ends (x0, x1) in a view of ``n`` pixels with a width in ``width_range``."""
+def _all_ends(n: int, width_range: tuple[float, float], step: float, before: float) -> tuple[F64, F64]:
+    """Every pair of ends (x0, x1) along ``n`` view pixels with a width in ``width_range``, in
+    ``step``s, starting from ``before`` times the least width ahead of the view; neither end more
+    than 0.15 of the width outside it."""
     widths = np.arange(width_range[0], width_range[1] + 1e-9, step)
-    starts = np.arange(-0.5 * width_range[0], n, step)
+    starts = np.arange(-before * width_range[0], n, step)
     a, w = np.meshgrid(starts, widths, indexing="ij")
     x0, x1 = a.ravel(), (a + w).ravel()
     inside = (x0 > -0.15 * w.ravel()) & (x1 < n + 0.15 * w.ravel())
     return x0[inside], x1[inside]
+
+
+def _ends_around(around: tuple[float, float, float], step: float) -> tuple[F64, F64]:
+    """Every pair of ends within ``reach`` of ``(c0, c1, reach)``, in ``step``s."""
+    c0, c1, reach = around
+    offsets = np.arange(-reach, reach + 1e-9, step)
+    a, b = np.meshgrid(c0 + offsets, c1 + offsets, indexing="ij")
+    return a.ravel(), b.ravel()
 
 
 def _first_bands(config: StructureConfig, image: F32) -> tuple[F64, F64]:
@@ -262,7 +285,7 @@ def alternation_strength(config: StructureConfig, geometry: BoardGeometry, view:
     n = view.image.shape[0]
     s = n / (1.0 + 2.0 * config.extend)
     top, bottom = _first_bands(config, view.image)
-    x0, x1 = _all_ends(n, (config.width_range[0] * s, config.width_range[1] * s), 2 * config.step)
+    x0, x1 = _all_ends(n, (config.width_range[0] * s, config.width_range[1] * s), 2 * config.step, 0.5)
     return float(np.max(_alternation(config, geometry, top, bottom, x0, x1))) if len(x0) else 0.0
 
 
@@ -282,13 +305,7 @@ def fit_columns(
     (n, 3) of a view: every ``x0`` and every width in ``width_range`` (view pixels), in ``step``s;
     or, with ``around`` (x0, x1, reach), only ends within ``reach`` of those."""
     n = top.shape[0]
-    if around is None:
-        x0, x1 = _all_ends(n, width_range, step)
-    else:
-        c0, c1, reach = around
-        offsets = np.arange(-reach, reach + 1e-9, step)
-        a, b = np.meshgrid(c0 + offsets, c1 + offsets, indexing="ij")
-        x0, x1 = a.ravel(), b.ravel()
+    x0, x1 = _all_ends(n, width_range, step, 0.5) if around is None else _ends_around(around, step)
     if len(x0) == 0:
         return []
     if around is None and len(x0) > config.shortlist:
@@ -515,18 +532,7 @@ def fit_rows(
     ``row_edges`` (n + 1,) and the ``row_texture`` (n,) of a view: every ``y0`` and every height in
     ``height_range`` (view pixels); or, with ``around`` (y0, y1, reach), only those within ``reach``."""
     n = len(signal)
-    if around is None:
-        heights = np.arange(height_range[0], height_range[1] + 1e-9, step)
-        starts = np.arange(-0.2 * height_range[0], n, step)
-        a, h = np.meshgrid(starts, heights, indexing="ij")
-        y0, y1 = a.ravel(), (a + h).ravel()
-        inside = (y0 > -0.15 * h.ravel()) & (y1 < n + 0.15 * h.ravel())
-        y0, y1 = y0[inside], y1[inside]
-    else:
-        c0, c1, reach = around
-        offsets = np.arange(-reach, reach + 1e-9, step)
-        a, b = np.meshgrid(c0 + offsets, c1 + offsets, indexing="ij")
-        y0, y1 = a.ravel(), b.ravel()
+    y0, y1 = _all_ends(n, height_range, step, 0.2) if around is None else _ends_around(around, step)
     if len(y0) == 0:
         return []
     score, agreement, beyond, edge = _row_scores(config, geometry, signal, edges, texture, y0, y1)
@@ -573,10 +579,7 @@ def propose(config: StructureConfig, geometry: BoardGeometry, view: View) -> lis
             out.append(Proposal(view.corners(rect), 0.5 * (cols.score + rows.score), cols, rows))
             continue
         # the column fit again, on bands placed by the rows, close to the first
-        length = geometry.point_length * (rows.y1 - rows.y0)
-        p0, p1 = config.band
-        top = band_colours(image, (rows.y0 + p0 * length, rows.y0 + p1 * length))
-        bottom = band_colours(image, (rows.y1 - p1 * length, rows.y1 - p0 * length))
+        top, bottom = row_bands(image, geometry, rows.y0, rows.y1, config.band)
         reach = config.polish * geometry.point_width * (cols.x1 - cols.x0)
         again = fit_columns(
             config, geometry, top, bottom, w_range, around=(cols.x0, cols.x1, reach), step=0.5, keep=1
@@ -630,10 +633,7 @@ def compare_aliases(
     image = view.image
     pw_x = geometry.point_width * (x1 - x0)
     pw_y = geometry.point_width / geometry.height * (y1 - y0)
-    length = geometry.point_length * (y1 - y0)
-    p0, p1 = config.band
-    top = band_colours(image, (y0 + p0 * length, y0 + p1 * length))
-    bottom = band_colours(image, (y1 - p1 * length, y1 - p0 * length))
+    top, bottom = row_bands(image, geometry, y0, y1, config.band)
     shifts = np.array([0] + [s * k for k in config.column_aliases for s in (-1, 1)])
     col, _, _, m0, m1 = _column_scores(config, geometry, top, bottom, x0 + shifts * pw_x, x1 + shifts * pw_x)
     profiles = row_profiles(config, geometry, view, x0, x1, (m0[0], m1[0]))
@@ -664,10 +664,7 @@ def polish(
     image = view.image
     pw_x = geometry.point_width * (x1 - x0)
     pw_y = geometry.point_width / geometry.height * (y1 - y0)
-    length = geometry.point_length * (y1 - y0)
-    p0, p1 = config.fine_band
-    top = band_colours(image, (y0 + p0 * length, y0 + p1 * length))
-    bottom = band_colours(image, (y1 - p1 * length, y1 - p0 * length))
+    top, bottom = row_bands(image, geometry, y0, y1, config.fine_band)
     reach, step = config.polish_reach, config.polish_step
     cols = fit_columns(
         config,
