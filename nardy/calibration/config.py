@@ -190,6 +190,31 @@ class RefineConfig:
 
 
 @dataclass(frozen=True)
+class RegisterConfig:
+    """``register.register_ends``: the ends placed by the points' sides, by exhaustive search."""
+
+    reach: float = 0.6
+    """Largest move of each end tried (point widths) ..."""
+    step: float = 0.05
+    """... in steps of this (point widths) ..."""
+    fine: float = 0.025
+    """... each sample's edge response read every this many point widths along the board."""
+    apart: float = 0.3
+    """The lead of the best placement is over those with an end at least this far (point widths)."""
+    point_part: tuple[float, float] = (0.15, 0.85)
+    """The part of each point's sides sampled (fractions from base to tip)."""
+    sample_px: float = 3.0
+    """Spacing of the samples along the drawing (pixels)."""
+    min_response: float = 6.0
+    """A sample whose strongest response in the reach is below this votes less (colour-gradient units)."""
+    vouch_lead: float = 0.2
+    """When the points pin the ends with at least this lead (``Registration.lead``) ..."""
+    vouch_offset: float = 0.1
+    """... where the corners put them, within this (point widths), the short sides need show no edge
+    of their own (a wooden frame the field's colour shows none) for the finder to be sure."""
+
+
+@dataclass(frozen=True)
 class ConfidenceConfig:
     """``BoardFinding.confidence`` is a product of steps ``1 / (1 + exp(-slope (x - mid)))``, one per cue:
     a wrong result fails at least one of them."""
@@ -218,6 +243,14 @@ class ConfidenceConfig:
     tip_mid: float = 0.08
     """... and how far the two rows' points' tips disagree (``BoardFinding.tip_misfit``)."""
     tip_slope: float = 50.0
+    ends_mid: float = 0.06
+    """... and the lead of the ends' placement by the points' sides over the best one at least
+    ``RegisterConfig.apart`` from it (``BoardFinding.ends_lead``)."""
+    ends_slope: float = 80.0
+    offset_mid: float = 0.175
+    """... and how far the points' sides put the ends from the corners (``BoardFinding.ends_offset``,
+    point widths)."""
+    offset_slope: float = 60.0
 
 
 @dataclass(frozen=True)
@@ -230,6 +263,7 @@ class FinderConfig:
     pattern: PatternConfig = field(default_factory=PatternConfig)
     structure: StructureConfig = field(default_factory=StructureConfig)
     refine: RefineConfig = field(default_factory=RefineConfig)
+    register: RegisterConfig = field(default_factory=RegisterConfig)
     confidence: ConfidenceConfig = field(default_factory=ConfidenceConfig)
     view_blur: float = 1.0
     """Gaussian smoothing of the working image before straight-on views are sampled from it (pixels)."""

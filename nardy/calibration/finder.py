@@ -13,13 +13,17 @@ The stages, each a pure function of its own module:
    the placements the pattern makes nearly as plausible (the board a point or two along, a long side
    on the frame's outer edge or on the top of a row of checkers) and moves it if one of them is better;
    the edges of the bar and the short sides (``refine.end_support``) and the points' tips (``tips``)
-   tell the aliases apart where checkers make the colours ambiguous.
+   tell the aliases apart where checkers make the colours ambiguous;
+5. ``register``: every placement of the two ends within a fraction of a point is scored by the points'
+   sides alone, which says how clearly the points pin the ends and whether where the corners put them.
 
 ``BoardFinding.confidence`` combines how clearly the result shows the points' layout, how far ahead it
 is of its neighbours and of the best *different* candidate, how much of its outline lies on edges
-where it can be seen, and whether its points end where its corners put their tips. A wrong result
-is rarely ahead of its neighbours, so it comes out unsure; ``ok`` is what the caller should look at
-before trusting the corners.
+where it can be seen, whether its points end where its corners put their tips, and whether the
+points' sides pin its ends there. A wrong result is rarely ahead of its neighbours, so it comes out
+unsure; ``ok`` is what the caller should look at before trusting the corners. A short side that
+shows no edge (a wooden frame the field's colour) counts against it only when the points do not pin
+the ends.
 
 The board is symmetric under a half turn (only the checkers and the tray tell the ends apart), so
 the corners are named to make the board read upright in the image -- or, given ``previous`` corners
@@ -42,6 +46,7 @@ from nardy.calibration.edges import Gradient, colour_gradient, line_segments, me
 from nardy.calibration.pattern import PatternScore, pattern_score
 from nardy.calibration.quads import candidate_quads, perspective_groups, quad_area
 from nardy.calibration.refine import Fit, Lens, end_support, refine_corners
+from nardy.calibration.register import register_ends
 from nardy.calibration.structure import (
     Aliases,
     Proposal,
@@ -98,6 +103,10 @@ class BoardFinding:
     """... and over the aliases of the long sides (``_Result.row_lead``)."""
     tip_misfit: float = 0.0
     """How far the two rows' points end from where the corners put their tips (``tips.tip_misfit``)."""
+    ends_lead: float = 0.0
+    """How clearly the points' sides pin the ends (``register.Registration.lead``) ..."""
+    ends_offset: float = 0.0
+    """... and how far from where the corners put them (``register.Registration.offset``)."""
 
     def summary(self) -> str:
         """One line for people: where and how sure."""
@@ -111,7 +120,8 @@ class BoardFinding:
         return (
             f"{'found' if self.ok else 'unsure'}: corners TL TR BR BL {pts}; confidence "
             f"{self.confidence:.2f} (pattern {p:.2f}, outline on edges {self.side_support:.0%}, points' "
-            f"sides on edges {self.point_support:.0%}{ahead}, lead over others {self.margin:.2f})"
+            f"sides on edges {self.point_support:.0%}{ahead}, lead over others {self.margin:.2f}, ends "
+            f"pinned by the points by {self.ends_lead:.2f})"
         )
 
 
@@ -119,16 +129,17 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
 
 
-def _weakest_side(fit: Fit) -> float:
+def _weakest_side(fit: Fit, ends_pinned: bool = False) -> float:
     """The support of ``fit``'s side least on edges. Where checkers hide a side, finding no edge says
     nothing against it (``Fit.seen_sides``); but checkers standing on a long side's bases also make
     edges near it that it might have been put on, so there the hidden part counts half. A short
-    side has the bar's edges to back it (``refine.end_support``)."""
+    side has the bar's edges to back it (``refine.end_support``), and when the points' sides pin
+    the ends where the corners put them (``ends_pinned``, ``register``) it need show no edge."""
     if not fit.sides:
         return fit.side_support
     seen = fit.seen_sides or fit.sides
     long_sides = [(fit.sides[k] + seen[k]) / 2 for k in (0, 2)]
-    return min(long_sides + [seen[1], seen[3]])
+    return min(long_sides + ([] if ends_pinned else [seen[1], seen[3]]))
 
 
 def _differs(a: F64, b: F64, tol: float) -> bool:
@@ -457,6 +468,7 @@ def find_board(
     best = results[0]
     rivals = [r.score(config) for r in results if _differs(r.corners, best.corners, tol)]
     margin = best.score(config) - max(rivals) if rivals else 1.0
+    ends = register_ends(config.register, grad, best.corners, geometry, best.fit.kappa)
     lap("refine")
     corners = best.corners / scale
     tips = best.tips
@@ -484,7 +496,8 @@ def find_board(
     lap("full")
     cc = config.confidence
     al = best.aliases
-    weakest = _weakest_side(final)
+    rc = config.register
+    weakest = _weakest_side(final, ends.lead >= rc.vouch_lead and ends.offset <= rc.vouch_offset)
     confidence = (
         _sigmoid(cc.pattern_slope * (best.pattern.score - cc.pattern_mid))
         * _sigmoid(cc.points_slope * (final.point_support - cc.points_mid))
@@ -494,6 +507,8 @@ def find_board(
         * _sigmoid(cc.margin_slope * (margin - cc.margin_mid))
         * _sigmoid(cc.shape_slope * (cc.shape_mid - best.shape_error))
         * _sigmoid(cc.tip_slope * (cc.tip_mid - tips))
+        * _sigmoid(cc.ends_slope * (ends.lead - cc.ends_mid))
+        * _sigmoid(cc.offset_slope * (cc.offset_mid - ends.offset))
     )
     named = name_corners(corners, previous)
     alternatives = tuple(
@@ -519,4 +534,6 @@ def find_board(
         best.column_lead(config),
         best.row_lead,
         tips,
+        ends.lead,
+        ends.offset,
     )

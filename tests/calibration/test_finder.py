@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import cv2
 import numpy as np
 import pytest
 
@@ -145,3 +146,55 @@ def test_a_row_of_checkers_along_a_long_side_is_not_taken_for_the_side() -> None
     # a side on the checkers is a checker's width off; a sure answer may be a few pixels off where
     # the checkers stand on the side and hide it, never that far
     assert not [label for e, f, label in results if e > 10.0 and f.ok]
+
+
+def _same_colour_frame(scene: Scene) -> Scene:
+    """``scene`` with its frame, bar and tray the field's colour."""
+    f = scene.style.field
+    return Scene(
+        dataclasses.replace(scene.style, frame=f, bar=f, tray=f),
+        scene.camera_spec,
+        scene.lighting,
+        scene.effects,
+        size=SIZE,
+        seed=scene.seed,
+    )
+
+
+def test_steep_wooden_boards_whose_ends_show_no_edge_are_found_and_sure() -> None:
+    # oak and walnut at 35 and 50 degrees, the frame the field's colour: the short sides show no edge
+    # of their own, but the points' sides pin the ends (``register``), so the finder may be sure
+    frames = []
+    for k in range(8):
+        rng = np.random.default_rng([47, k])
+        tilt = (35.0, 50.0)[k % 2]
+        scene = Scene.random(rng, size=SIZE, family="walnut" if k // 2 % 2 else "oak", tilt=(tilt, tilt))
+        sample = _same_colour_frame(scene).render(random_layout(rng), rng=rng)
+        frames.append((sample.image, sample.corners, f"{scene.style.family} {tilt:g} deg"))
+    results = _run(frames)
+    assert sum(e <= FAIL_PX for e, _, _ in results) >= 7
+    assert sum(f.ok for e, f, _ in results if e <= FAIL_PX) >= 5
+    assert not [label for e, f, label in results if e > FAIL_PX and f.ok]
+
+
+def _smeared(image: np.ndarray, corners: np.ndarray, length: float) -> np.ndarray:
+    """``image`` blurred over ``length`` pixels along the board's length (its first side)."""
+    d = (corners[1] - corners[0]) / np.linalg.norm(corners[1] - corners[0])
+    n = int(length) | 1
+    kernel = np.zeros((n, n), np.float32)
+    for t in np.linspace(-(n // 2), n // 2, 4 * n):
+        kernel[int(round(n // 2 + t * d[1])), int(round(n // 2 + t * d[0]))] = 1.0
+    return np.asarray(cv2.filter2D(image, -1, kernel / kernel.sum()), dtype=np.uint8)
+
+
+def test_a_board_whose_points_do_not_pin_its_ends_is_reported_unsure() -> None:
+    # the camera moved along the board's length during the exposure: the points' sides are smeared
+    # over most of a point's width, so nothing says where along the board it ends
+    for k in range(4):
+        rng = np.random.default_rng([59, k])
+        scene = Scene.random(rng, size=SIZE, family=BOARD_FAMILIES[k], tilt=(20.0, 20.0))
+        sample = scene.render(random_layout(rng), rng=rng)
+        width = float(np.linalg.norm(sample.corners[1] - sample.corners[0])) * scene.geometry.point_width
+        found = find_board(FinderConfig(), _smeared(sample.image, sample.corners, 0.7 * width))
+        assert not found.ok
+        assert found.ends_lead < FinderConfig().confidence.ends_mid

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import cv2
@@ -14,6 +15,7 @@ from nardy.calibration.edges import colour_gradient, merge_segments, point_sides
 from nardy.calibration.pattern import pattern_score
 from nardy.calibration.quads import misalignment, perspective_groups
 from nardy.calibration.refine import end_support, refine_corners
+from nardy.calibration.register import moved_ends, register_ends
 from nardy.calibration.structure import compare_aliases, propose, quad_view
 from nardy.calibration.tips import row_tips, tip_misfit
 from nardy.vision.camera import look_at
@@ -192,3 +194,48 @@ def test_the_points_tips_tell_a_long_side_moved_by_a_checker(seed: int) -> None:
     for top, bottom in ((0.9, 0.0), (0.0, -0.9), (-0.5, 0.0)):
         moved = G.corners() + np.array([[0, top], [0, top], [0, bottom], [0, bottom]]) * G.point_width
         assert tip_misfit(row_tips(lab, apply_homography(h, moved), G, colours)) > 0.08
+
+
+def _steep_wooden(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """A wooden board seen at 50 degrees, its frame the field's colour (the short sides show no edge
+    of their own), empty; (image, true corners) at 960x540."""
+    scene = Scene.random(np.random.default_rng(seed), size=(960, 540), family="oak", tilt=(50.0, 50.0))
+    f = scene.style.field
+    same = Scene(
+        dataclasses.replace(scene.style, frame=f, bar=f, tray=f),
+        scene.camera_spec,
+        scene.lighting,
+        scene.effects,
+        size=(960, 540),
+        seed=scene.seed,
+    )
+    sample = same.render(BoardLayout.empty(), rng=np.random.default_rng(seed))
+    return sample.image, sample.corners
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_the_points_sides_put_an_end_back_where_it_is(seed: int) -> None:
+    image, truth = _steep_wooden(seed)
+    config = FinderConfig()
+    grad = colour_gradient(config.edges, to_lab(image))
+    at_truth = register_ends(config.register, grad, truth, G)
+    assert at_truth.offset <= 0.1 and at_truth.lead > 0.15
+    # one end a third of a point out (as on the frame's outer edge), the other a fifth of a point in
+    for left, right in ((-0.35, 0.0), (0.0, 0.35), (0.2, -0.2)):
+        wrong = moved_ends(truth, G, left, right)
+        back = register_ends(config.register, grad, wrong, G)
+        assert back.offset > 0.15  # the corners are not where the points put the ends ...
+        assert abs(back.moves[0] + left) <= 0.1 and abs(back.moves[1] + right) <= 0.1  # ... which is here
+        assert float(np.max(np.linalg.norm(back.corners - truth, axis=1))) < 4.0
+
+
+def test_with_the_points_painted_over_nothing_pins_the_ends() -> None:
+    image, truth = _steep_wooden(7)
+    # the playing area painted over with its median colour: nothing along the board says where it ends
+    area = [np.round(truth).astype(np.int32)]
+    inside = cv2.fillPoly(np.zeros(image.shape[:2], np.uint8), area, 1) > 0
+    blank = image.copy()
+    cv2.fillPoly(blank, area, tuple(float(v) for v in np.median(image[inside], axis=0)))
+    config = FinderConfig()
+    found = register_ends(config.register, colour_gradient(config.edges, to_lab(blank)), truth, G)
+    assert found.lead < config.confidence.ends_mid
