@@ -184,6 +184,9 @@ class RefineConfig:
     """Largest distortion accepted (kappa of ``nardy.calibration.refine.Lens``)."""
     max_colour: float = 30.0
     """A side's edge must have, just inside, a colour within this of the playing area's (Lab units)."""
+    max_relative: float = 45.0
+    """... or within this, if nearer the point's colour than the other points' and the field's (a base in
+    shadow or glare)."""
     seen_floor: float = 0.5
     """A side's support counts only where it can be seen (not covered by checkers), out of at least this
     fraction of it (``refine.seen_support``)."""

@@ -157,6 +157,8 @@ def search_edges(
     colours: F64 | None = None,
     max_colour: float = 0.0,
     inside: float = 2.0,
+    rivals: F64 | None = None,
+    max_relative: float = 0.0,
 ) -> tuple[F64, F64]:
     """For each image point, the signed distance along its normal (within ``reach`` pixels) to the
     strongest edge across it, and that edge's strength; NaN where none is strong enough.
@@ -164,7 +166,9 @@ def search_edges(
     Where ``gate`` is True the edge must also have, ``inside`` pixels further along the normal, a colour
     of ``lab`` within ``max_colour`` of one of ``colours`` (K, 3), or of the gated point's own ``colours``
     (G, K, 3) for the G gated points: a side of the playing area is where the playing area's colours
-    begin, not the frame's outer edge.
+    begin, not the frame's outer edge. With ``rivals`` (G, R, 3), a colour further off (up to
+    ``max_relative``) also passes if it is nearer its allowed colours than all its rivals: a point's
+    base in shadow or glare is still more like the point than like the field or the other points.
     """
     ts = np.arange(-reach, reach + 0.25, 0.5, dtype=np.float64)
     xs = (points[:, 0:1] + normals[:, 0:1] * ts[None, :]).astype(np.float32)
@@ -183,7 +187,11 @@ def search_edges(
         col = cv2.remap(lab, xi, yi, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
         allowed = colours[None, None, :, :] if colours.ndim == 2 else colours[:, None, :, :]
         dist = np.min(np.linalg.norm(col[:, :, None, :] - allowed, axis=3), axis=2)
-        peak[gi] &= dist <= max_colour
+        passed = dist <= max_colour
+        if rivals is not None:
+            rival = np.min(np.linalg.norm(col[:, :, None, :] - rivals[:, None, :, :], axis=3), axis=2)
+            passed |= (dist < rival) & (dist <= max_relative)
+        peak[gi] &= passed
     score = np.where(peak, resp, -1.0)
     k = np.argmax(score, axis=1)
     rows = np.arange(len(points))
@@ -217,6 +225,23 @@ def side_colours(geometry: BoardGeometry, s: Samples, colours: F64) -> F64:
     out = np.repeat(colours[None, :, :], len(x), axis=0)
     long_side = (side == 0) | (side == 2)
     out[long_side] = own[long_side, None, :]
+    return np.asarray(out, dtype=np.float64)
+
+
+def side_rivals(geometry: BoardGeometry, s: Samples, colours: F64) -> F64:
+    """For each sample on a side, the colours (G, 2, 3) that the colour just inside a long side must be
+    further from than from the point's own (``side_colours``): the other points' and the field's.
+    Along a short side, where all three are allowed, none."""
+    own = side_colours(geometry, s, colours)[:, 0]
+    other = np.where(
+        np.linalg.norm(own - colours[0], axis=1, keepdims=True) < 1e-9,
+        colours[1][None, :],
+        colours[0][None, :],
+    )
+    out = np.stack([other, np.repeat(colours[2][None, :], len(own), axis=0)], axis=1)
+    on_side = s.kind == SIDE
+    short = (s.side[on_side] == 1) | (s.side[on_side] == 3)
+    out[short] = own[short, None, :]  # equal distances: never nearer
     return np.asarray(out, dtype=np.float64)
 
 
@@ -326,8 +351,19 @@ def refine_corners(
         s = sample_model(segments, h, config.step, kinds)
         pts, normals = model_normals(h, s.board, s.direction, ln)
         allowed = side_colours(geometry, s, colours) if colours is not None and len(colours) == 3 else colours
+        rivals = side_rivals(geometry, s, colours) if colours is not None and len(colours) == 3 else None
         offset, _ = search_edges(
-            grad, pts, normals, reach, config.min_response, s.kind == SIDE, lab, allowed, config.max_colour
+            grad,
+            pts,
+            normals,
+            reach,
+            config.min_response,
+            s.kind == SIDE,
+            lab,
+            allowed,
+            config.max_colour,
+            rivals=rivals,
+            max_relative=config.max_relative,
         )
         found = np.isfinite(offset)
         targets = pts + normals * np.nan_to_num(offset)[:, None]
