@@ -57,7 +57,7 @@ from nardy.calibration.structure import (
     quad_view,
 )
 from nardy.calibration.tips import row_tips, tip_misfit
-from nardy.vision.geometry import BoardGeometry, apply_homography, homography_to_image
+from nardy.vision.geometry import ROWS, BoardGeometry, apply_homography, homography_to_image
 
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
@@ -104,9 +104,10 @@ class BoardFinding:
     tip_misfit: float = 0.0
     """How far the two rows' points end from where the corners put their tips (``tips.tip_misfit``)."""
     ends_lead: float = 0.0
-    """How clearly the points' sides pin the ends (``register.Registration.lead``) ..."""
+    """How clearly the points' sides pin the ends (``register.Registration.lead``, the lesser of the two
+    rows') ..."""
     ends_offset: float = 0.0
-    """... and how far from where the corners put them (``register.Registration.offset``)."""
+    """... and how far from where the corners put them (``register.Registration.offset``, the larger)."""
 
     def summary(self) -> str:
         """One line for people: where and how sure."""
@@ -468,7 +469,10 @@ def find_board(
     best = results[0]
     rivals = [r.score(config) for r in results if _differs(r.corners, best.corners, tol)]
     margin = best.score(config) - max(rivals) if rivals else 1.0
-    ends = register_ends(config.register, grad, best.corners, geometry, best.fit.kappa)
+    # each row's points pin its own two corners
+    ends = [register_ends(config.register, grad, best.corners, geometry, best.fit.kappa, r) for r in ROWS]
+    ends_lead = min(e.lead for e in ends)
+    ends_offset = max(e.offset for e in ends)
     lap("refine")
     corners = best.corners / scale
     tips = best.tips
@@ -497,7 +501,7 @@ def find_board(
     cc = config.confidence
     al = best.aliases
     rc = config.register
-    weakest = _weakest_side(final, ends.lead >= rc.vouch_lead and ends.offset <= rc.vouch_offset)
+    weakest = _weakest_side(final, ends_lead >= rc.vouch_lead and ends_offset <= rc.vouch_offset)
     confidence = (
         _sigmoid(cc.pattern_slope * (best.pattern.score - cc.pattern_mid))
         * _sigmoid(cc.points_slope * (final.point_support - cc.points_mid))
@@ -507,8 +511,8 @@ def find_board(
         * _sigmoid(cc.margin_slope * (margin - cc.margin_mid))
         * _sigmoid(cc.shape_slope * (cc.shape_mid - best.shape_error))
         * _sigmoid(cc.tip_slope * (cc.tip_mid - tips))
-        * _sigmoid(cc.ends_slope * (ends.lead - cc.ends_mid))
-        * _sigmoid(cc.offset_slope * (cc.offset_mid - ends.offset))
+        * _sigmoid(cc.ends_slope * (ends_lead - cc.ends_mid))
+        * _sigmoid(cc.offset_slope * (cc.offset_mid - ends_offset))
     )
     named = name_corners(corners, previous)
     alternatives = tuple(
@@ -534,6 +538,6 @@ def find_board(
         best.column_lead(config),
         best.row_lead,
         tips,
-        ends.lead,
-        ends.offset,
+        ends_lead,
+        ends_offset,
     )

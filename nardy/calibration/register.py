@@ -29,12 +29,13 @@ from nardy.calibration.refine import (
     BAR,
     POINT,
     Lens,
+    Samples,
     _project,
     board_homography,
     model_segments,
     sample_model,
 )
-from nardy.vision.geometry import BoardGeometry
+from nardy.vision.geometry import BoardGeometry, Row
 
 F64 = NDArray[np.float64]
 
@@ -76,15 +77,24 @@ def moved_ends(
 
 
 def register_ends(
-    config: RegisterConfig, grad: Gradient, corners: F64, geometry: BoardGeometry, kappa: float = 0.0
+    config: RegisterConfig,
+    grad: Gradient,
+    corners: F64,
+    geometry: BoardGeometry,
+    kappa: float = 0.0,
+    row: Row | None = None,
 ) -> Registration:
     """The best moves of the two ends of the board at ``corners`` (4, 2; pixels of ``grad``, seen
     through a lens of distortion ``kappa`` about its centre) by the points' sides and the bar's edges
-    (``Registration``)."""
+    (``Registration``); of ``row``'s half of the board only, if given (its points pin its two
+    corners: a corner off along its long side shows there)."""
     hh, ww = grad.dx.shape
     lens = Lens((ww / 2.0, hh / 2.0), 0.5 * math.hypot(ww, hh), kappa)
     h = board_homography(geometry, lens.undistort(np.asarray(corners, dtype=np.float64).reshape(4, 2)))
     s = sample_model(model_segments(geometry, config.point_part), h, config.sample_px, (BAR, POINT))
+    if row is not None:
+        half = (s.board[:, 1] < geometry.height / 2) == (row == "top")
+        s = Samples(s.board[half], s.kind[half], s.side[half], s.direction[half])
     pw = geometry.point_width
     if len(s.board) < 12:
         return Registration(np.asarray(corners, dtype=np.float64), (0.0, 0.0), 0.0, 0.0, 0.0)
