@@ -18,10 +18,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from nardy.calibration.drift import DriftConfig, DriftMonitor
 from nardy.calibration.orientation import Orientation
 from nardy.calibration.profile import Profile
 from nardy.referee.events import DICE_DISCONNECTED
-from nardy.referee.live import CameraConfig, CameraLoop, FrameReader, attach_camera_status
+from nardy.referee.live import CameraConfig, CameraLoop, FrameReader, attach_camera_status, report_view
 from nardy.referee.match import MatchInfo
 from nardy.referee.reading import BoardReading
 from nardy.referee.recorder import Recorder
@@ -253,7 +254,9 @@ class LiveSession:
         if resumed is not None:
             self.referee.resume(resumed)
         recognizer = Recognizer(RecognizerConfig(), profile.corner_array)
-        self.reader = FrameReader(recognizer, orientation, self.referee.variant.name)
+        self.reader = FrameReader(
+            recognizer, orientation, self.referee.variant.name, drift=_drift_monitor(profile)
+        )
         self.frames = LatestFrame(orientation, profile.corner_array)
         if resumed is not None:
             self.recorder = Recorder(
@@ -352,6 +355,9 @@ class LiveSession:
             if timeline is not None:
                 timeline.advance(t)
             reading = reader.read(frame)
+            if reader.moved is not None:
+                frames.corners = reader.recognizer.corners
+            report_view(referee, reader)
             frames.update(frame, reading)
             referee.on_reading(reading, t if timeline is not None else None)
 
@@ -384,6 +390,8 @@ class LiveSession:
             )
         orientation = profile.orientation or Orientation()
         self.reader.recognizer = Recognizer(RecognizerConfig(), profile.corner_array)
+        self.reader.drift = _drift_monitor(profile)
+        self.reader.view = "steady"
         self.reader.orientation = orientation
         self.frames.orientation = orientation
         self.frames.corners = profile.corner_array
@@ -414,3 +422,8 @@ class LiveSession:
     @property
     def last_observation(self) -> Observation | None:
         return None if self.reader is None else self.reader.last_observation
+
+
+def _drift_monitor(profile: Profile) -> DriftMonitor:
+    """Watches the camera for a nudge, from the profile's corners on."""
+    return DriftMonitor(DriftConfig(), profile.corner_array, profile.geometry)

@@ -144,12 +144,16 @@ def run_replay(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         print(f"nardy replay: {exc}", file=sys.stderr)
         return 2
+    from nardy.calibration.drift import DriftConfig, DriftMonitor
     from nardy.calibration.orientation import Orientation
 
     clock = VideoClock()
     referee = Referee(MatchInfo(variant, args.match, options=options), bus=EventBus(clock), clock=clock)
     reader = FrameReader(
-        Recognizer(RecognizerConfig(), profile.corner_array), profile.orientation or Orientation(), variant
+        Recognizer(RecognizerConfig(), profile.corner_array),
+        profile.orientation or Orientation(),
+        variant,
+        drift=DriftMonitor(DriftConfig(), profile.corner_array, profile.geometry),
     )
     store = recorder = None
     if args.db is not None:

@@ -19,9 +19,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from nardy.calibration.drift import CameraMoved, DriftMonitor
 from nardy.calibration.orientation import Orientation
 from nardy.referee.adapt import reading_from_observation
-from nardy.referee.events import CAMERA_LOST
+from nardy.referee.events import CAMERA_LOST, CAMERA_MOVED
 from nardy.referee.reading import BoardReading
 from nardy.referee.session import Referee
 from nardy.vision.observation import Observation
@@ -37,22 +38,84 @@ class CameraError(OSError):
 
 
 class FrameReader:
-    """Reads frames of one calibrated board: vision, then white's numbering."""
+    """Reads frames of one calibrated board: vision, then white's numbering.
 
-    def __init__(self, recognizer: Recognizer, orientation: Orientation, variant: str) -> None:
+    With a ``drift`` monitor it also watches the camera: every ``drift_every`` frames while the
+    view is steady (and every frame while it is in doubt) it checks that the board is still where
+    its corners say. A camera that was nudged is noticed, the board found again and read from its
+    new corners (:attr:`moved` holds the move until :meth:`take_move`); a board that cannot be
+    found again leaves :attr:`view` at ``"lost"``. :func:`report_view` turns both into alerts.
+    """
+
+    def __init__(
+        self,
+        recognizer: Recognizer,
+        orientation: Orientation,
+        variant: str,
+        *,
+        drift: DriftMonitor | None = None,
+        drift_every: int = 10,
+    ) -> None:
         self.recognizer = recognizer
         self.orientation = orientation
         self.variant = variant
+        self.drift = drift
+        self.drift_every = max(1, drift_every)
+        self.view: str = "steady"
+        """The drift monitor's last word: learning, steady, suspect, moved or lost."""
+        self.moved: CameraMoved | None = None
         self.last_observation: Observation | None = None
         self.frames = 0
         self.failures = 0
 
     def read(self, frame: Frame) -> BoardReading:
         """frame (H, W, 3) uint8 BGR -> the referee's reading."""
+        if self.drift is not None:
+            self._watch(frame)
         observation = self.recognizer.read(frame)
         self.last_observation = observation
         self.frames += 1
         return reading_from_observation(observation, self.orientation, self.variant)
+
+    def set_corners(self, corners: NDArray[np.floating]) -> None:
+        """Read from these corners from the next frame on (a new profile, a re-found board)."""
+        old = self.recognizer
+        self.recognizer = Recognizer(
+            old.config, corners, intrinsics=old.intrinsics, colours=old.colours, detector=old.detector
+        )
+        if self.drift is not None:
+            self.drift.accept(np.asarray(corners, dtype=np.float64))
+
+    def take_move(self) -> CameraMoved | None:
+        """The camera move adopted since the last call, if any."""
+        moved, self.moved = self.moved, None
+        return moved
+
+    def _watch(self, frame: Frame) -> None:
+        assert self.drift is not None
+        if self.view in ("steady", "learning") and self.frames % self.drift_every:
+            return
+        status = self.drift.check(frame)
+        self.view = status.state
+        if status.event is not None:
+            self.set_corners(status.event.new)
+            self.moved = status.event
+
+
+def report_view(referee: Referee, reader: FrameReader) -> None:
+    """Alert on what the reader's drift monitor saw: a camera that moved, a board it lost."""
+    moved = reader.take_move()
+    if moved is not None:
+        sure = "" if moved.confidence >= 0.8 else " — please check the corners"
+        referee.report_alert(
+            CAMERA_MOVED,
+            "warning",
+            f"the camera moved (the board by {moved.shift:.0f} px): found the board again{sure}",
+        )
+    elif reader.view == "lost":
+        referee.report_alert(
+            CAMERA_MOVED, "error", "the camera moved and the board cannot be found again: set the corners"
+        )
 
 
 def open_capture(source: str | int) -> Any:
@@ -293,6 +356,7 @@ def replay(
             stats.frame_errors += 1
             log.warning("frame at %.2fs could not be read: %s", t, exc)
             continue
+        report_view(referee, reader)
         referee.on_reading(reading, t)
         if on_frame is not None:
             on_frame(frame, reading, t)

@@ -40,6 +40,17 @@ _OFFENCES = ("illegal", "count", "unreadable")
 """Decisions that say something is wrong on the board: they must hold ``alarm_settle_seconds``."""
 
 
+_CLEARED_AT_TURN_END = (
+    ev.ILLEGAL_PLAY,
+    ev.UNFINISHED_PLAY,
+    ev.LOOK,
+    ev.COUNT_CHANGED,
+    ev.CHECK,
+    ev.CAMERA_MOVED,
+)
+"""Alerts about the turn that ended (a camera move is in the record; the board was found again)."""
+
+
 class CommandError(ValueError):
     """A command that cannot be carried out now (the message says why)."""
 
@@ -471,7 +482,7 @@ class Referee:
         self.position = record.after
         self.to_move = turn.mover.other
         self.turn = None
-        for code in (ev.ILLEGAL_PLAY, ev.UNFINISHED_PLAY, ev.LOOK, ev.COUNT_CHANGED, ev.CHECK):
+        for code in _CLEARED_AT_TURN_END:
             self._clear(code)
         self.bus.emit("turn-ended", turn=record.to_json(), game=self.game_number)
         if turn.queued is not None:

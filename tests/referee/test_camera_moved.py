@@ -1,0 +1,69 @@
+"""A camera nudged during a game: noticed, the board found again, read from its new corners, and
+said on the referee's alerts -- through the same reader the live session and the replay use."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from nardy.calibration.drift import DriftConfig, DriftMonitor
+from nardy.calibration.orientation import Orientation
+from nardy.referee.events import CAMERA_MOVED, EventBus
+from nardy.referee.live import FrameReader, VideoClock, report_view
+from nardy.referee.match import MatchInfo
+from nardy.referee.session import Referee
+from nardy.rules import Position
+from nardy.vision.config import RecognizerConfig
+from nardy.vision.recognizer import Recognizer
+from nardy.vision.scene import Scene
+
+
+def test_a_nudged_camera_is_alerted_and_the_board_read_from_where_it_is_now() -> None:
+    scene = Scene.random(
+        np.random.default_rng(4), size=(960, 540), family="painted", tilt=(20.0, 20.0), harsh=0.3
+    )
+    orientation = Orientation()
+    start = Position.initial("short")
+    layout = orientation.from_position(start)
+    corners = scene.render(layout).corners
+    reader = FrameReader(
+        Recognizer(RecognizerConfig(), corners),
+        orientation,
+        "short",
+        drift=DriftMonitor(DriftConfig(patience=3), corners, scene.geometry),
+        drift_every=2,
+    )
+    clock = VideoClock()
+    referee = Referee(MatchInfo(variant="short"), bus=EventBus(clock), clock=clock)
+
+    def frames(view: Scene, n: int) -> list[float]:
+        """Show ``n`` frames; the gap (log) between the free reading and the start position."""
+        gaps = []
+        for _ in range(n):
+            clock.t += 0.2
+            reading = reader.read(view.render(layout).image)
+            report_view(referee, reader)
+            referee.on_reading(reading, clock.t)
+            gaps.append(reading.best_log_likelihood() - reading.log_likelihood(start))
+        return gaps
+
+    frames(scene, 8)
+    assert reader.view == "steady" and CAMERA_MOVED not in referee.alerts
+
+    spec = scene.camera_spec
+    nudged = scene.with_camera(
+        replace(spec, azimuth=spec.azimuth + 4.0, offset=(spec.offset[0] + 0.3, spec.offset[1]))
+    )
+    truth = nudged.render(layout).corners
+    gaps = frames(nudged, 14)
+    alert = referee.alerts[CAMERA_MOVED]
+    assert "found the board again" in alert.text and alert.severity == "warning"
+    moves = [e for e in referee.bus.history if e.kind == "alert" and e.data["code"] == CAMERA_MOVED]
+    assert len(moves) == 1  # one alert, not one per frame
+    # the reader now reads from the board's new place: near the truth, far from the old corners
+    now = reader.recognizer.corners
+    assert np.max(np.linalg.norm(now - truth, axis=1)) < 0.3 * np.max(np.linalg.norm(corners - truth, axis=1))
+    # from the old corners the board was nonsense; from the new ones the start position reads
+    # as well as it did before the nudge
+    assert gaps[0] > 20.0 and gaps[-1] < 3.0, gaps
