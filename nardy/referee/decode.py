@@ -57,6 +57,9 @@ def decode(
     that stands, on this board (a stack it always reads one short, say); departures beyond it
     are what count.
     """
+    if reading.best_log_likelihood() < config.unreadable_log_likelihood:
+        # the camera is unsure of every place: nothing it could tell apart is worth a decision
+        return Decision("unreadable")
     scored: list[tuple[float, Kind, Position, Play | None]] = [
         (reading.log_likelihood(position), kind, position, play)
         for kind, position, play in candidates(variant, before, roll, first_turn)
@@ -152,6 +155,9 @@ def _not_a_candidate(
     if reading.best_log_likelihood() < config.unreadable_log_likelihood:
         return Decision("unreadable", margin=margin)
     if seen is None:
+        counted = _count_change(before, most_borne(variant, before, roll, first_turn), reading)
+        if counted is not None:
+            return Decision("count", None, None, counted, margin=margin)
         seen = reading.as_position(variant.name, before.turn.other, before)
     if seen is None:
         return Decision("unreadable", margin=margin)
@@ -193,3 +199,26 @@ def best_chain(
                     nxt[key] = (plays + (play,), boards + (after,), ll)
         paths = list(nxt.values())
     return max(paths, key=lambda p: p[2])
+
+
+def _count_change(before: Position, most_borne: int, reading: BoardReading) -> Verdict | None:
+    """The board has checkers missing or extra: a count the trays cannot explain (only the mover
+    can have borne off, at most ``most_borne``), said per side; None when the counts add up."""
+    points, bar, _ = reading.most_likely()
+    bar_white, bar_black = bar if bar is not None else (0, 0)
+    on_board = {
+        Color.WHITE: sum(n for n in points if n > 0) + bar_white,
+        Color.BLACK: -sum(n for n in points if n < 0) + bar_black,
+    }
+    said = []
+    for colour, n in on_board.items():
+        was = before.total(colour) - before.off(colour)
+        least = was - (most_borne if colour is before.turn else 0)
+        if n > was:
+            said.append(f"{colour} has {n} checkers on the board, {n - was} more than before")
+        elif n < least:
+            said.append(f"{colour} has {n} checkers on the board, {least - n} missing")
+    if not said:
+        return None
+    where = tuple(i + 1 for i in range(24) if points[i] != before.points[i])
+    return Verdict(False, None, "checker count changed: " + "; ".join(said), ("count",), where)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import pytest
@@ -502,3 +503,37 @@ def test_a_board_the_camera_misreads_from_some_moment_on_does_not_stop_the_game(
     assert t.ref.turn.status == "played" and t.last("play").data["play"] == "8/3 6/3"
     t.roll(4, 4)
     assert ILLEGAL_PLAY not in t.alerts() and len(t.ref.moves) == 3
+
+
+def test_missing_checkers_an_unreadable_board_and_lost_dice_are_alerted(table: Make) -> None:
+    from nardy.referee.events import COUNT_CHANGED, DICE_DISCONNECTED, UNREADABLE
+    from nardy.referee.reading import BoardReading
+
+    def show(reading: BoardReading) -> None:
+        for _ in range(10):
+            t.clock.t += 0.2
+            t.ref.on_reading(reading)
+
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    seen = BoardReading.certain(start, 0.998)  # a clear view
+    points = [{n: float(math.exp(v)) for n, v in d.items()} for d in seen.points]
+    # a hand swept two checkers of each side off the board (one place read short is forgiven:
+    # the count of checkers fills it in, as for a pile the camera cannot count)
+    points[5] = {3: 0.998, 2: 0.001, 4: 0.001}
+    points[18] = {-3: 0.998, -2: 0.001, -4: 0.001}
+    show(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None))
+    assert COUNT_CHANGED in t.alerts() and ILLEGAL_PLAY not in t.alerts()
+    t.show(start)
+    assert COUNT_CHANGED not in t.alerts()
+    fog = [{n: 1 / 31 for n in range(-15, 16)} for _ in range(24)]  # nothing can be told apart
+    show(BoardReading.from_distributions(fog, ({0: 1.0}, {0: 1.0}), None))
+    assert UNREADABLE in t.alerts() and ILLEGAL_PLAY not in t.alerts()
+    t.show(start.apply("24/13"))
+    assert UNREADABLE not in t.alerts() and t.ref.turn is not None and t.ref.turn.status == "played"
+    t.ref.on_dice_event({"type": "disconnected"})
+    assert t.ref.alerts[DICE_DISCONNECTED].severity == "warning"
+    t.ref.on_dice_event({"type": "connected", "device": "hub"})
+    assert DICE_DISCONNECTED not in t.alerts()
