@@ -6,8 +6,9 @@ with dice and, on every other frame, clutter beside the board. The error of a fr
 of its four corner errors in pixels (1280x720 frames), taken over both namings of the board's half turn
 (the finder cannot tell the ends of an empty board apart; the orientation step does). A frame fails
 when that error exceeds ``FAIL_PX``; "sure but wrong" counts failures the finder reported as sure.
-"ms" is the median wall-clock time of ``find_board`` (the JSON also has the processor time and
-each stage's); the default seed's frames are never used while developing the finder.
+"ms" is the median wall-clock time of ``find_board`` (the JSON also has the processor time, each
+stage's and the machine's load average: on a shared machine compare the processor time); the default
+seed's frames (and seed 7's) are never used while developing the finder: develop on seeds 1-3.
 
     python -m benchmarks.board_finder [--n 6] [--seed 4]
 """
@@ -15,6 +16,7 @@ each stage's); the default seed's frames are never used while developing the fin
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from typing import Any
 
@@ -105,7 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     headers = ["frames", "n", "median px", "p95 px", f"fail >{FAIL_PX:g}px", "unsure", "sure but wrong", "ms"]
     rows = summarise(recs, "tilt") + summarise(recs, "family") + [_row("all", recs)]
     print(table(headers, rows))
+    load = os.getloadavg()
     print(f"processor time per frame: median {np.median([r['cpu_ms'] for r in recs]):.0f} ms")
+    print(f"load average at the end (1, 5, 15 min): {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     path = write(
         "board_finder",
         {
@@ -116,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             "headers": headers,
             "rows": rows,
             "records": recs,
+            "load_average": [round(v, 2) for v in load],
         },
     )
     print(f"wrote {path}")
