@@ -190,11 +190,11 @@ class SettleConfig:
     place_area: float = 0.25
     """A place is named when this much of what was found lies on it (point widths squared)."""
     tray_reach: float = 0.5
-    """The tray is named when what was found runs along the playing area's edge on the tray's side
+    """The tray is named when a sure hand found runs along the playing area's edge on the tray's side
     for this long (point widths)."""
     checker_spreads: float = 6.0
-    """A counted checker explains what is round it only when its colour is within this many
-    within-group spreads of either checker colour (a hand's fingers counted as checkers do not)."""
+    """A counted line (or bar checker) explains what is round it only when its colour is within this
+    many within-group spreads of either checker colour (a hand's fingers counted as checkers do not)."""
     doubt: float = 0.6
     """Share of the count distribution of a place under something surely a hand (``grow_area``)
     spread over every count, and of its colour over both (the most likely stays the most likely):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -60,45 +61,52 @@ def column_profiles(
     )
 
 
-def _lines(config: CountConfig, s: F64, diameter: float, max_line: int) -> tuple[F64, NDArray[np.int16]]:
+def _steps(config: CountConfig, diameter: float) -> tuple[int, int]:
+    """Least and most pixels from one disc's centre to the next in a line."""
+    lo = max(1, int(np.floor(diameter * (1 - config.overlap))))
+    return lo, max(lo, int(np.ceil(diameter * (1 + config.max_gap))))
+
+
+def _lines(config: CountConfig, s: F64, diameter: float, max_line: int) -> F64:
     """Best line scores for sequences ``s`` (S, L) running from their base at index 0.
 
-    Returns ``best`` (max_line, S, L): best total of k+1 discs whose last centre is at index y, and
-    ``back`` (max_line, S, L): the previous centre's index (-1 for the first disc).
+    Returns ``best`` (max_line, S, L): best total of k+1 discs whose last centre is at index y (the
+    previous centre is found again by ``_trace``).
     """
     n_seq, length = s.shape
-    lo = max(1, int(np.floor(diameter * (1 - config.overlap))))
-    hi = max(lo, int(np.ceil(diameter * (1 + config.max_gap))))
+    lo, hi = _steps(config, diameter)
     best = np.full((max_line, n_seq, length), NEG)
-    back = np.full((max_line, n_seq, length), -1, np.int16)
     first_lo = int(np.floor(diameter / 2 * (1 - config.overlap)))
     first_hi = min(length, int(np.ceil(diameter / 2 + config.base_gap * diameter)) + 1)
     best[0, :, first_lo:first_hi] = s[:, first_lo:first_hi]
-    steps = np.arange(lo, hi + 1)
-    idx = np.arange(length)
-    # shifted[j, :, y] = best[k - 1, :, y - steps[j]] (NEG before the start)
+    # the best previous disc for a centre at y lies in y - hi .. y - lo: a running maximum over a
+    # window of the previous level, shifted by ``hi`` (NEG before the start)
     padded = np.full((n_seq, hi + length), NEG)
-    src = (hi + idx)[None, :] - steps[:, None]  # (J, L) indices into padded
+    window = np.ones((1, hi - lo + 1), np.uint8)
     for k in range(1, max_line):
         padded[:, hi:] = best[k - 1]
-        shifted = padded[:, src]  # (S, J, L)
-        j = np.argmax(shifted, axis=1)
-        cand = np.take_along_axis(shifted, j[:, None, :], axis=1)[:, 0, :]
+        cand = cv2.dilate(padded, window, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT, borderValue=NEG)
+        cand = cand[:, :length]
         best[k] = np.where(cand > NEG / 2, cand + s, NEG)
-        back[k] = (idx[None, :] - steps[j]).astype(np.int16)
-    return best, back
+    return best
 
 
-def _trace(best: F64, back: NDArray[np.int16], seq: int, n: int, end_max: int) -> list[int]:
+def _trace(best: F64, seq: int, n: int, end_max: int, steps: tuple[int, int]) -> list[int]:
+    """Indices of the best line of ``n`` discs of sequence ``seq`` ending at or before ``end_max``."""
     if n == 0:
         return []
     ends = best[n - 1, seq, : max(end_max + 1, 0)]
     if ends.size == 0:
         return []
+    lo, hi = steps
     y = int(np.argmax(ends))
     out = [y]
     for k in range(n - 1, 0, -1):
-        y = int(back[k, seq, y])
+        start = max(0, y - hi)
+        window = best[k - 1, seq, start : max(start, y - lo + 1)]
+        if window.size == 0:
+            break
+        y = start + len(window) - 1 - int(np.argmax(window[::-1]))  # the shortest step on ties
         out.append(y)
     return out[::-1]
 
@@ -113,7 +121,8 @@ def count_lines(
     """
     n_col, h = profiles.shape
     seqs = np.concatenate([profiles, profiles[:, ::-1]], axis=0).astype(np.float64) - config.disc_cost
-    best, back = _lines(config, seqs, diameter, max_line)
+    best = _lines(config, seqs, diameter, max_line)
+    steps = _steps(config, diameter)
     # prefix maxima over where the line ends: A[k, s, e] = best line of k discs ending at or before e
     prefix = np.maximum.accumulate(best, axis=2)
     zero = np.zeros((1, 2 * n_col, h))
@@ -127,7 +136,9 @@ def count_lines(
     valid = partner >= 0
     bottom_at = np.where(valid[None, None, :], bottom[:, :, np.clip(partner, 0, h - 1)], NEG)
     bottom_at[0] = 0.0  # no bottom line: the top may use the whole column
-    joint = np.max(top[:, None, :, :] + bottom_at[None, :, :, :], axis=3)  # (K+1, K+1, C)
+    # in single precision: the sum is the count stage's biggest array, and scores are small numbers
+    top32, bottom32 = top.astype(np.float32), bottom_at.astype(np.float32)
+    joint = np.max(top32[:, None, :, :] + bottom32[None, :, :, :], axis=3).astype(np.float64)  # (K+1, K+1, C)
     joint = np.maximum(joint, NEG)
     z = joint / config.temperature
     z -= z.max(axis=(0, 1), keepdims=True)
@@ -135,33 +146,37 @@ def count_lines(
     p /= p.sum(axis=(0, 1), keepdims=True)
     tops: list[Line] = []
     bottoms: list[Line] = []
+    k1 = joint.shape[0]
+    best_n, best_m = np.divmod(np.argmax(joint.reshape(k1 * k1, n_col), axis=0), k1)
+    p_top, p_bottom = p.sum(axis=1), p.sum(axis=0)  # (K+1, C) each
     for c in range(n_col):
-        n, m = np.unravel_index(int(np.argmax(joint[:, :, c])), joint[:, :, c].shape)
+        n, m = int(best_n[c]), int(best_m[c])
         # where may the top line end given the bottom one?
         if m > 0:
             bottom_end = int(np.argmax(best[m - 1, n_col + c]))
             top_limit = h - 1 - gap - bottom_end
         else:
             top_limit = h - 1
-        ys_top = _trace(best, back, c, int(n), top_limit)
+        ys_top = _trace(best, c, n, top_limit, steps)
         if n > 0:
             top_end = ys_top[-1] if ys_top else 0
             bottom_limit = h - 1 - gap - top_end
         else:
             bottom_limit = h - 1
-        ys_bot = _trace(best, back, n_col + c, int(m), bottom_limit)
+        ys_bot = [h - 1 - y for y in _trace(best, n_col + c, m, bottom_limit, steps)]
+        xs, scores = slips[c].tolist(), profiles[c].tolist()
         tops.append(
             Line(
-                p[:, :, c].sum(axis=1),
-                tuple((float(slips[c, y]), float(y)) for y in ys_top),
-                tuple(float(profiles[c, y]) for y in ys_top),
+                p_top[:, c].copy(),
+                tuple((float(xs[y]), float(y)) for y in ys_top),
+                tuple(scores[y] for y in ys_top),
             )
         )
         bottoms.append(
             Line(
-                p[:, :, c].sum(axis=0),
-                tuple((float(slips[c, h - 1 - y]), float(h - 1 - y)) for y in ys_bot),
-                tuple(float(profiles[c, h - 1 - y]) for y in ys_bot),
+                p_bottom[:, c].copy(),
+                tuple((float(xs[y]), float(y)) for y in ys_bot),
+                tuple(scores[y] for y in ys_bot),
             )
         )
     return tops, bottoms

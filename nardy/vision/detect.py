@@ -70,21 +70,24 @@ def radial_votes(ev: Evidence, radius: float, spread: tuple[float, ...], floor: 
     ``radius`` away along its gradient, both ways (a rim votes for its disc's centre whichever way its
     contrast goes). ``spread`` are radius factors to vote at; edges weaker than ``floor`` (in
     median-gradient units) do not vote. Returns (h, w) float32 votes."""
-    gx, gy = ev.gx, ev.gy
     root = ev.root_magnitude
     h, w = root.shape
-    ys, xs = np.nonzero(root > np.sqrt(floor))
-    weight = root[ys, xs]
+    flat = np.flatnonzero(root > np.sqrt(floor))
+    ys, xs = np.divmod(flat, w)
+    weight = root.reshape(-1)[flat]
     m = weight * weight
-    ux, uy = gx[ys, xs] / m, gy[ys, xs] / m
-    acc = np.zeros(h * w, np.float64)
-    for f in spread:
-        for sign in (1.0, -1.0):
-            px = np.round(xs + sign * f * radius * ux).astype(np.intp)
-            py = np.round(ys + sign * f * radius * uy).astype(np.intp)
-            ok = (px >= 0) & (px < w) & (py >= 0) & (py < h)
-            acc += np.bincount(py[ok] * w + px[ok], weights=weight[ok], minlength=h * w)
-    return acc.reshape(h, w).astype(np.float32)
+    ux, uy = ev.gx.reshape(-1)[flat] / m, ev.gy.reshape(-1)[flat] / m
+    # every radius, both ways, at once, into a grid padded so that no vote falls outside it
+    reach = np.array([sign * f * radius for f in spread for sign in (1.0, -1.0)], np.float32)[:, None]
+    pad = int(np.ceil(float(np.abs(reach).max()))) + 1
+    wide = w + 2 * pad
+    px = np.rint((xs + pad).astype(np.float32) + reach * ux)
+    py = np.rint((ys + pad).astype(np.float32) + reach * uy)
+    py *= np.float32(wide)
+    py += px  # the padded grid has fewer than 2**24 cells: exact in single precision
+    votes = np.broadcast_to(weight, px.shape).reshape(-1)
+    acc = np.bincount(py.reshape(-1).astype(np.intp), weights=votes, minlength=(h + 2 * pad) * wide)
+    return np.asarray(acc.reshape(h + 2 * pad, wide)[pad : pad + h, pad : pad + w], dtype=np.float32)
 
 
 def feature_maps(config: DetectConfig, ev: Evidence, diameter_px: float) -> list[F32]:
@@ -206,6 +209,15 @@ class Detector:
         hid = np.maximum(((x - self.mean) / self.std) @ self.w1 + self.b1, 0)
         return np.asarray(hid @ self.w2 + np.float32(self.b2), dtype=np.float32)
 
+    def log_odds_columns(self, x: F32) -> F32:
+        """``log_odds`` of (N_FEATURES, N) float32 features, one column per place (the faster layout)."""
+        w1 = (self.w1 / self.std[:, None]).T  # the standardisation folded into the first layer
+        b1 = self.b1 - (self.mean / self.std) @ self.w1
+        hid = w1 @ x
+        hid += b1[:, None]
+        np.maximum(hid, 0, out=hid)
+        return np.asarray(self.w2.reshape(-1) @ hid + np.float32(self.b2), dtype=np.float32)
+
 
 def score_map(detector: Detector, maps: list[F32], where: NDArray[np.bool_] | None = None) -> F32:
     """(h, w) float32 log-odds that a checker top is centred at each pixel (only at ``where`` if given;
@@ -213,12 +225,10 @@ def score_map(detector: Detector, maps: list[F32], where: NDArray[np.bool_] | No
     if len(maps) != N_FEATURES:
         raise ValueError(f"{len(maps)} feature maps, the detector wants {N_FEATURES}")
     h, w = maps[0].shape
-    out = np.full((h, w), -20.0, np.float32)
-    if where is None:
-        x = np.stack([m.ravel() for m in maps], axis=1)
-        out[:] = detector.log_odds(x).reshape(h, w)
-    else:
-        idx = np.nonzero(where)
-        x = np.stack([m[idx] for m in maps], axis=1)
-        out[idx] = detector.log_odds(x)
-    return out
+    out = np.full(h * w, -20.0, np.float32)
+    flat = np.arange(h * w) if where is None else np.flatnonzero(where)
+    x = np.empty((len(maps), len(flat)), np.float32)
+    for row, m in zip(x, maps, strict=True):
+        np.take(m.reshape(-1), flat, out=row)
+    out[flat] = detector.log_odds_columns(x)
+    return out.reshape(h, w)

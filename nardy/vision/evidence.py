@@ -82,10 +82,12 @@ def _gain_field(
         coef = np.asarray(np.linalg.lstsq(a[good], med[good], rcond=None)[0], dtype=np.float64)
         res = np.abs(a @ coef - med)
         good = res <= max(3 * float(np.median(res)), 0.02)
+    c0, c1, c2, c3, c4 = (float(c) for c in coef)
     gu = ((np.arange(w, dtype=np.float32) + 0.5) / w - 0.5)[None, :]
     gv = ((np.arange(h, dtype=np.float32) + 0.5) / h - 0.5)[:, None]
-    gain = coef[0] + coef[1] * gu + coef[2] * gv + coef[3] * gu * gv + coef[4] * gu * gu
-    return np.asarray(np.clip(gain, 0.5, 2.0), dtype=np.float32)
+    gain = (c2 + c3 * gu) * gv  # the terms in v ...
+    gain += c0 + c1 * gu + c4 * gu * gu  # ... and in u alone
+    return np.asarray(np.clip(gain, 0.5, 2.0, out=gain), dtype=np.float32)
 
 
 def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.uint8]) -> Evidence:
@@ -110,26 +112,30 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
     gain = _gain_field(
         (np.concatenate(ratio_y), np.concatenate(ratio_x), np.concatenate(ratios)), (h, w), config.gain_cells
     )
-    region_idx = masks.region_index
-    expected = looks[region_idx]
-    expected[:, :, 0] = (expected[:, :, 0] + config.dark_offset) * gain - config.dark_offset
-    delta = (lab - expected) * weights
-    dist = np.sqrt(np.einsum("ijk,ijk->ij", delta, delta))
-    # the other look at a point's edges: the point's own colour
-    edge = masks.edge_index
-    if len(edge[0]):
-        alt = looks[np.where(masks.edge_parity[edge] == 1, POINT1, POINT0)]
-        alt_l = (alt[:, 0] + config.dark_offset) * gain[edge] - config.dark_offset
-        da = lab[edge] - np.column_stack([alt_l, alt[:, 1:]])
-        dist[edge] = np.minimum(dist[edge], np.sqrt(np.sum((da * weights) ** 2, axis=1)))
+    # the expected look of every pixel, by a lookup on its region (and the point's own look at its edges)
+    table = np.zeros((1, 256, 3), np.float32)
+    table[0, : len(looks)] = looks
+    sq_weights = (weights * weights)[None, :]
+    offset = np.float32(config.dark_offset)
+
+    def distance(regions: NDArray[np.uint8]) -> F32:
+        expected = cv2.LUT(regions, table)
+        expected[:, :, 0] = (expected[:, :, 0] + offset) * gain - offset
+        delta = lab - expected
+        return np.asarray(cv2.sqrt(cv2.transform(delta * delta, sq_weights)), dtype=np.float32)
+
+    dist = distance(masks.region3)
+    if masks.edge_index[0].size:
+        np.minimum(dist, distance(masks.alternate3), out=dist, where=masks.edge)
     spread = np.full(6, config.noise_floor, np.float32)
     for t, (ys, xs) in seeds.items():
         spread[t] = max(config.noise_floor, 1.4826 * float(np.median(dist[ys, xs])))
-    spread[EDGE] = max(spread[FIELD], spread[POINT0], spread[POINT1])
+    spread[EDGE] = max(spread[FIELD], spread[POINT0], spread[POINT1]) / config.edge_discount
     spread[OUTSIDE] = spread[FIELD]
-    diff = (dist / spread[region_idx]).astype(np.float32)
+    spreads = np.zeros((1, 256), np.float32)
+    spreads[0, : len(spread)] = spread
+    diff = np.asarray(dist / cv2.LUT(masks.region3[:, :, 0], spreads), dtype=np.float32)
     diff[masks.outside] = config.outside_difference
-    diff[edge] *= config.edge_discount
     # edges in relative terms (log lightness; log_scale 0 for plain lightness): a dark checker on a
     # dark point in shadow has weak edges in absolute terms but not in relative ones
     lum = lab[:, :, 0]
@@ -142,19 +148,27 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
     gy *= masks.inside_weight
     gx2, gy2 = gx * gx, gy * gy
     scale = float(np.median((gx2 + gy2)[::2, ::2])) + config.gradient_floor
-    d1, d2 = (gx + gy) ** 2 / (2 * scale), (gx - gy) ** 2 / (2 * scale)
+    half = np.float32(0.5 / scale)
+    d1, d2 = gx + gy, gx - gy
+    d1 *= d1
+    d1 *= half
+    d2 *= d2
+    d2 *= half
     root = np.float32(1.0 / np.sqrt(scale))
     gxn, gyn = gx * root, gy * root
+    inv = np.float32(1.0 / scale)
+    gy2 *= inv
+    gx2 *= inv
     return Evidence(
         lab,
         diff,
-        (gy2 / scale).astype(np.float32),
-        (gx2 / scale).astype(np.float32),
+        gy2,
+        gx2,
         gxn,
         gyn,
-        d1.astype(np.float32),
-        d2.astype(np.float32),
-        dist.astype(np.float32),
+        d1,
+        d2,
+        dist,
         gain,
-        np.sqrt(np.sqrt(gxn * gxn + gyn * gyn)).astype(np.float32),
+        np.asarray(cv2.sqrt(cv2.magnitude(gxn, gyn)), dtype=np.float32),
     )

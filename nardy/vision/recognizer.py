@@ -59,6 +59,13 @@ def _pad(p: F64, n: int) -> tuple[float, ...]:
     return tuple(float(v) for v in (out / s if s > 0 else out))
 
 
+def _median_rows(x: F64) -> F64:
+    """``np.median(x, axis=0)`` of a few rows, without its overhead."""
+    s = np.sort(x, axis=0)
+    n = len(s)
+    return np.asarray(s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2]), dtype=np.float64)
+
+
 def _flattened(p: tuple[float, ...], doubt: float) -> tuple[float, ...]:
     """``p`` with a share ``doubt`` of it spread evenly over every count (the most likely stays)."""
     return tuple((1.0 - doubt) * v + doubt / len(p) for v in p)
@@ -173,19 +180,29 @@ class Recognizer:
         def colour() -> tuple[F64, F64, list[int], list[Line], list[NDArray[np.bool_]], NDArray[np.bool_]]:
             k = max(3, int(round(self.diameter_px * 0.4)) | 1)
             smooth = np.asarray(cv2.blur(ev.lab, (k, k)), dtype=np.float32)
-            # undo (some of) the uneven light on the lightness, so light and dark are judged alike everywhere
-            off = np.float32(cfg.evidence.dark_offset)
-            gain = ev.gain if cfg.colour.light_correction == 1.0 else ev.gain**cfg.colour.light_correction
-            smooth[:, :, 0] = (smooth[:, :, 0] + off) / gain - off
+            h, w = smooth.shape[:2]
+            off, correction = cfg.evidence.dark_offset, cfg.colour.light_correction
+
+            def looks(centres: tuple[tuple[float, float], ...] | list[tuple[float, float]]) -> F64:
+                """(n, 3) Lab colours round ``centres``, with (some of) the uneven light undone on the
+                lightness, so light and dark are judged alike everywhere."""
+                c = np.rint(np.asarray(centres, dtype=np.float64).reshape(-1, 2)).astype(np.intp)
+                ys, xs = np.clip(c[:, 1], 0, h - 1), np.clip(c[:, 0], 0, w - 1)
+                cols = np.asarray(smooth[ys, xs], dtype=np.float64)
+                gain = np.asarray(ev.gain[ys, xs], dtype=np.float64) ** correction
+                cols[:, 0] = (cols[:, 0] + off) / gain - off
+                return cols
+
             lines: list[Line] = []
             samples: list[F64] = []
             weights: list[float] = []
             disc_colours: list[F64] = []
-            for line in tops + bottoms:
+            every = [c for line in tops + bottoms for c in line.centres]
+            sampled = np.split(looks(every), np.cumsum([len(line.centres) for line in tops + bottoms])[:-1])
+            for line, cols in zip(tops + bottoms, sampled, strict=True):
                 if line.centres:
-                    cols = self._samples(smooth, line.centres)
                     line = self._consistent(line, cols)
-                    samples.append(np.median(cols[: len(line.centres)], axis=0))
+                    samples.append(_median_rows(cols[: len(line.centres)]))
                     weights.append(float(len(line.centres)))
                     disc_colours.append(cols[: len(line.centres)])
                 else:
@@ -194,9 +211,7 @@ class Recognizer:
                     disc_colours.append(np.zeros((0, 3)))
                 lines.append(line)
             occupied = [i for i, wgt in enumerate(weights) if wgt > 0]
-            bar_samples = [
-                self._sample(smooth, c) for c, o in zip(bar_centres, bar_odds, strict=True) if o > 0
-            ]
+            bar_samples = list(looks([c for c, o in zip(bar_centres, bar_odds, strict=True) if o > 0]))
             colours = np.array([samples[i] for i in occupied] + bar_samples).reshape(-1, 3)
             wts = np.array([weights[i] for i in occupied] + [1.0] * len(bar_samples))
             # the points' stacks define the two colours when there are enough of them
@@ -211,7 +226,7 @@ class Recognizer:
             if len(bar_centres) > len(pos):  # weak bar candidates: colour them against the groups too
                 weak = [k for k, o in enumerate(bar_odds) if o <= 0]
                 ref = np.array(
-                    [samples[i] for i in occupied] + [self._sample(smooth, bar_centres[k]) for k in weak]
+                    [samples[i] for i in occupied] + list(looks([bar_centres[k] for k in weak]))
                 ).reshape(-1, 3)
                 pw = light_probabilities(
                     cfg.colour,
@@ -251,8 +266,10 @@ class Recognizer:
                 alike = [np.ones(len(c), bool) for c in disc_colours]
                 bar_alike = np.ones(len(bar_centres), bool)
             else:
-                alike = [group_distance(cfg.colour, groups_found, c) <= limit_spreads for c in disc_colours]
-                bar_cols = np.array([self._sample(smooth, c) for c in bar_centres]).reshape(-1, 3)
+                # a line by its typical colour (glare can make one disc of a real stack look unlike)
+                far = group_distance(cfg.colour, groups_found, np.array(samples).reshape(-1, 3))
+                alike = [np.full(len(c), f <= limit_spreads) for c, f in zip(disc_colours, far, strict=True)]
+                bar_cols = looks(bar_centres)
                 bar_alike = group_distance(cfg.colour, groups_found, bar_cols) <= limit_spreads
             return p_lines, p_bar_all, strange, lines, alike, bar_alike
 
@@ -282,39 +299,40 @@ class Recognizer:
         unsettled = found.places
         odd = tuple(f"top[{i}]" if i < POINTS_PER_ROW else f"bottom[{i - POINTS_PER_ROW}]" for i in strange)
         unsettled = tuple(dict.fromkeys(unsettled + odd))
-        n = cfg.max_count
-        top_r = tuple(
-            PointReading(_pad(self._combine(tops[i], extra_top[i]), n), float(p_lines[i]))
-            for i in range(POINTS_PER_ROW)
-        )
-        bottom_r = tuple(
-            PointReading(
-                _pad(self._combine(bottoms[i], extra_bottom[i]), n), float(p_lines[POINTS_PER_ROW + i])
+
+        def assemble() -> tuple[
+            tuple[PointReading, ...], tuple[PointReading, ...], CountReading, CountReading
+        ]:
+            n = cfg.max_count
+            counts = self._combined(tops + bottoms, extra_top + extra_bottom)
+            readings = [
+                PointReading(tuple(row), float(p)) for row, p in zip(counts.tolist(), p_lines, strict=True)
+            ]
+            top_r, bottom_r = tuple(readings[:POINTS_PER_ROW]), tuple(readings[POINTS_PER_ROW:])
+            exist = 1.0 / (1.0 + np.exp(-np.asarray(bar_odds, dtype=np.float64)))
+            light_odds = [
+                float(np.log(max(e * pl, 1e-12) / max(1 - e * pl, 1e-12)))
+                for e, pl in zip(exist, p_bar, strict=True)
+            ]
+            dark_odds = [
+                float(np.log(max(e * (1 - pl), 1e-12) / max(1 - e * (1 - pl), 1e-12)))
+                for e, pl in zip(exist, p_bar, strict=True)
+            ]
+            bar = CountReading(
+                _pad(count_distribution(light_odds, n), n), _pad(count_distribution(dark_odds, n), n)
             )
-            for i in range(POINTS_PER_ROW)
-        )
-        exist = 1.0 / (1.0 + np.exp(-np.asarray(bar_odds, dtype=np.float64)))
-        light_odds = [
-            float(np.log(max(e * pl, 1e-12) / max(1 - e * pl, 1e-12)))
-            for e, pl in zip(exist, p_bar, strict=True)
-        ]
-        dark_odds = [
-            float(np.log(max(e * (1 - pl), 1e-12) / max(1 - e * (1 - pl), 1e-12)))
-            for e, pl in zip(exist, p_bar, strict=True)
-        ]
-        bar = CountReading(
-            _pad(count_distribution(light_odds, n), n), _pad(count_distribution(dark_odds, n), n)
-        )
-        # what is read under a hand is not to be trusted
-        doubt, surely = cfg.settle.doubt, found.surely
-        if surely and doubt > 0:
-            top_r = tuple(_doubted(r, doubt) if f"top[{i}]" in surely else r for i, r in enumerate(top_r))
-            bottom_r = tuple(
-                _doubted(r, doubt) if f"bottom[{i}]" in surely else r for i, r in enumerate(bottom_r)
-            )
-            if "bar" in surely:
-                bar = CountReading(_flattened(bar.light, doubt), _flattened(bar.dark, doubt))
-        off = self._off(top_r + bottom_r, bar, n)
+            # what is read under a hand is not to be trusted
+            doubt, surely = cfg.settle.doubt, found.surely
+            if surely and doubt > 0:
+                top_r = tuple(_doubted(r, doubt) if f"top[{i}]" in surely else r for i, r in enumerate(top_r))
+                bottom_r = tuple(
+                    _doubted(r, doubt) if f"bottom[{i}]" in surely else r for i, r in enumerate(bottom_r)
+                )
+                if "bar" in surely:
+                    bar = CountReading(_flattened(bar.light, doubt), _flattened(bar.dark, doubt))
+            return top_r, bottom_r, bar, self._off(top_r + bottom_r, bar, n)
+
+        top_r, bottom_r, bar, off = _timed(timings, "assemble", assemble)
         timings["total"] = sum(timings.values())
         debug = {
             "rectified": rect,
@@ -365,22 +383,21 @@ class Recognizer:
         c = np.rint(np.asarray(centres, dtype=np.float64)).astype(np.intp)
         return np.asarray(smooth[np.clip(c[:, 1], 0, h - 1), np.clip(c[:, 0], 0, w - 1)], dtype=np.float64)
 
-    @staticmethod
-    def _sample(smooth: NDArray[np.float32], centre: tuple[float, float]) -> F64:
-        """Lab colour round ``centre`` from the box-blurred Lab image ``smooth``."""
-        h, w = smooth.shape[:2]
-        x = min(max(int(round(centre[0])), 0), w - 1)
-        y = min(max(int(round(centre[1])), 0), h - 1)
-        return np.asarray(smooth[y, x], dtype=np.float64)
-
-    def _combine(self, line: Line, extra: F64) -> F64:
-        """Distribution of line length plus second-layer count (the latter given the best line), with
-        the count floor spread over every count up to ``max_count``."""
-        p = np.zeros(self.config.max_count + 1)
-        q = np.convolve(line.probabilities, extra)[: len(p)]
-        p[: len(q)] = q / q.sum()
+    def _combined(self, lines: list[Line], extras: list[F64]) -> F64:
+        """For each line, the distribution of its length plus the second-layer count (the latter given
+        the best line), with the count floor spread over every count up to ``max_count``: (len(lines),
+        max_count + 1)."""
+        n = self.config.max_count + 1
+        p = np.zeros((len(lines), n))
+        for row, line, extra in zip(p, lines, extras, strict=True):
+            q = line.probabilities * extra[0] if len(extra) == 1 else np.convolve(line.probabilities, extra)
+            q = q[:n]
+            row[: len(q)] = q / q.sum()
         floor = self.config.count.count_floor
-        return np.asarray((1 - floor) * p + floor / len(p), dtype=np.float64)
+        p *= 1 - floor
+        p += floor / n
+        p /= p.sum(axis=1, keepdims=True)
+        return p
 
     @staticmethod
     def _off(points: tuple[PointReading, ...], bar: CountReading, n: int) -> CountReading:

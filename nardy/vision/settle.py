@@ -7,10 +7,10 @@ either and are ignored.
 
 Where: a hand is found by its clear part (the skin, a sleeve unlike the board), but an arm often
 crosses parts of the board it hardly differs from, and a counted "checker" that looks like neither
-checker colour (the recognizer leaves those out of ``discs``) explains nothing. So from every patch
-found, the search reaches on through weaker differences (``reach``, on a smoothed difference) and
-across the narrow gaps the counted checkers leave, and every point, the bar and the tray that
-enough of it lies on is named.
+checker colour (the recognizer leaves those out of ``discs``) explains nothing. So from a patch
+large enough to be surely a hand (``grow_area``) the search reaches on through weaker differences
+(``reach``, on a smoothed difference) and across the narrow gaps the counted checkers leave, and
+every point, the bar and the tray that enough of it lies on is named.
 """
 
 from __future__ import annotations
@@ -110,24 +110,29 @@ def unsettled_places(
     places: list[str] = []
     grown = np.zeros((h, w), bool)
     surely: list[str] = []
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(other, connectivity=8)
-    big = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] > config.blob_area * point_area]
+    big: list[int] = []
+    if cv2.countNonZero(other) > config.blob_area * point_area:  # else no patch can be large enough
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(other, connectivity=8)
+        big = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] > config.blob_area * point_area]
     if big:
         seeds = np.isin(labels, big).astype(np.uint8)
+        grown = seeds > 0
         grow = [k for k in big if stats[k, cv2.CC_STAT_AREA] > config.grow_area * point_area]
-        k = max(3, int(round(config.reach_blur * point_px)) | 1)
-        smooth = cv2.blur(difference, (k, k))
-        near = ((smooth > config.reach).astype(np.uint8) & free) | seeds
-        near = np.asarray(cv2.morphologyEx(near, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8) | seeds
-        # join the pieces the counted checkers (and small gaps) cut a hand or an arm into
-        joined = cv2.morphologyEx(near, cv2.MORPH_CLOSE, _disc(config.bridge * point_px))
-        m, parts = cv2.connectedComponents(joined, connectivity=8)
-        keep = np.unique(parts[np.isin(labels, grow)]) if grow else np.zeros(0, np.int32)
-        grown = (np.isin(parts, keep[keep > 0]) & (near > 0)) | (seeds > 0)
+        if grow:  # surely a hand: follow it on through weaker differences
+            k = max(3, int(round(config.reach_blur * point_px)) | 1)
+            smooth = cv2.blur(difference, (k, k))
+            near = ((smooth > config.reach).astype(np.uint8) & free) | seeds
+            near = np.asarray(cv2.morphologyEx(near, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+            near |= seeds
+            # join the pieces the counted checkers (and small gaps) cut a hand or an arm into
+            joined = cv2.morphologyEx(near, cv2.MORPH_CLOSE, _disc(config.bridge * point_px))
+            _, parts = cv2.connectedComponents(joined, connectivity=8)
+            keep = np.unique(parts[np.isin(labels, grow)])
+            grown |= np.isin(parts, keep[keep > 0]) & (near > 0)
         least = config.place_area * point_area
         counts = np.bincount(masks.place[grown].astype(np.intp) + 1, minlength=BAR_PLACE + 2)[1:]
         places.extend(place_name(int(i)) for i in np.flatnonzero(counts >= least))
-        if tray_side is not None:
+        if tray_side is not None and grow:  # only a sure hand: a small patch there is the frame's bevel
             edge = (
                 grown[:, w - margin - 2 : w - margin]
                 if tray_side == "right"
