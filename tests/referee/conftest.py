@@ -31,7 +31,10 @@ class Table:
 
     def show(self, position: Position, confidence: float = 0.97, frames: int = 10) -> None:
         """The board shows ``position``, still, for long enough to settle."""
-        reading = BoardReading.certain(position, confidence)
+        self.see(BoardReading.certain(position, confidence), frames)
+
+    def see(self, reading: BoardReading, frames: int = 10) -> None:
+        """The camera gives ``reading`` for ``frames`` frames, 0.2 s apart."""
         for _ in range(frames):
             self.clock.t += 0.2
             self.ref.on_reading(reading)

@@ -257,9 +257,7 @@ def test_the_opponents_throw_settles_a_play_the_camera_could_not_tell_apart(tabl
     points[17] = {0: 0.5, 1: 0.5}  # point 18: is the checker still there (24/18) or gone on?
     points[12] = {6: 0.5, 5: 0.5}  # point 13: did it arrive?
     vague = BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None)
-    for _ in range(10):
-        t.clock.t += 0.2
-        t.ref.on_reading(vague)
+    t.see(vague)
     assert t.ref.turn is not None and t.ref.turn.status in ("unsure", "partial")
     t.roll(4, 2)  # black throws: white's play is over; the likeliest finished play is recorded
     assert len(t.ref.moves) == 1 and t.ref.moves[0].play.text() == "24/13"
@@ -302,13 +300,9 @@ def test_a_camera_that_always_misplaces_a_checker_is_forgiven_that_but_no_more(t
     def play_opening(t: Table) -> None:
         start = Position.initial("short")
         for position, roll in ((start, (6, 5)), (start.apply("24/13"), (4, 2))):
-            for _ in range(10):
-                t.clock.t += 0.2
-                t.ref.on_reading(biased(position))
+            t.see(biased(position))
             t.roll(*roll)
-        for _ in range(10):
-            t.clock.t += 0.2
-            t.ref.on_reading(biased(t.ref.position.apply("13/9 13/11")))
+        t.see(biased(t.ref.position.apply("13/9 13/11")))
 
     learning = table("short")
     play_opening(learning)
@@ -376,17 +370,12 @@ def test_a_pile_read_short_is_as_tall_as_the_count_of_checkers_says(table: Make)
     t = table("long")
     board = Position.initial("long")
 
-    def show(position: Position) -> None:
-        for _ in range(5):
-            t.clock.t += 0.2
-            t.ref.on_reading(capped(position))
-
-    show(board)
+    t.see(capped(board), frames=5)
     for roll, play in (((3, 1), "24/20"), ((2, 1), "24/21")):
         t.roll(*roll)
         assert t.ref.turn is not None
         board = t.ref.turn.before.apply(play)
-        show(board)
+        t.see(capped(board), frames=5)
     t.roll(5, 5)
     assert [m.play.text() for m in t.ref.moves] == ["24/20", "24/21"]
     assert not t.alerts()
@@ -422,21 +411,15 @@ def test_no_alarm_from_points_a_hand_lies_over_but_an_illegal_play_beside_a_die_
     done = start.apply("24/13")
     # an arm over black's 8-point (white's 17) while white's play is on the board: the camera calls
     # only the point beside it unsettled
-    for _ in range(6):
-        t.clock.t += 0.2
-        t.ref.on_reading(seen(done, hidden=17, flagged=frozenset({16, 17, 18})))
+    t.see(seen(done, hidden=17, flagged=frozenset({16, 17, 18})), frames=6)
     assert not t.alerts()
-    for _ in range(10):
-        t.clock.t += 0.2
-        t.ref.on_reading(seen(done))
+    t.see(seen(done))
     assert t.ref.turn is not None and t.ref.turn.status == "played" and not t.alerts()
     # black plays 13/6 with 4-2 -- illegal -- while a die lies on white's 2-point, far from it
     t.roll(4, 2)
     assert t.ref.turn is not None
     wrong = t.ref.turn.before.apply("13/6")
-    for _ in range(10):
-        t.clock.t += 0.2
-        t.ref.on_reading(seen(wrong, flagged=frozenset({1, 2, 3})))
+    t.see(seen(wrong, flagged=frozenset({1, 2, 3})))
     assert ILLEGAL_PLAY in t.alerts()
 
 
@@ -478,28 +461,23 @@ def test_a_board_the_camera_misreads_from_some_moment_on_does_not_stop_the_game(
         seen = Position("short", tuple(points), position.bar_white, position.bar_black)
         return BoardReading.certain(seen, 0.97)
 
-    def show(reading: BoardReading) -> None:
-        for _ in range(10):
-            t.clock.t += 0.2
-            t.ref.on_reading(reading)
-
     t = table("short")
     start = Position.initial("short")
     t.show(start)
     t.roll(6, 5)
     white = start.apply("24/13")
-    show(glare(white))
+    t.see(glare(white))
     assert ILLEGAL_PLAY in t.alerts()
     t.roll(2, 1)
     black = white.with_turn(Color.BLACK).apply("13/11 6/5")
-    show(glare(black))
+    t.see(glare(black))
     t.roll(5, 3)
     assert len(t.ref.moves) == 2 and t.ref.turn is not None and t.ref.turn.roll.text() == "5-3"
     assert all("uncertain" in m.flags for m in t.ref.moves) and CHECK in t.alerts()
     assert t.ref.moves[1].play.text() == "13/11 6/5"
     # what stands now is what the camera sees; the next plays decode without alarms
     nxt = black.with_turn(Color.WHITE).apply("8/3 6/3")
-    show(glare(nxt))
+    t.see(glare(nxt))
     assert t.ref.turn.status == "played" and t.last("play").data["play"] == "8/3 6/3"
     t.roll(4, 4)
     assert ILLEGAL_PLAY not in t.alerts() and len(t.ref.moves) == 3
@@ -508,11 +486,6 @@ def test_a_board_the_camera_misreads_from_some_moment_on_does_not_stop_the_game(
 def test_missing_checkers_an_unreadable_board_and_lost_dice_are_alerted(table: Make) -> None:
     from nardy.referee.events import COUNT_CHANGED, DICE_DISCONNECTED, UNREADABLE
     from nardy.referee.reading import BoardReading
-
-    def show(reading: BoardReading) -> None:
-        for _ in range(10):
-            t.clock.t += 0.2
-            t.ref.on_reading(reading)
 
     t = table("short")
     start = Position.initial("short")
@@ -524,12 +497,12 @@ def test_missing_checkers_an_unreadable_board_and_lost_dice_are_alerted(table: M
     # the count of checkers fills it in, as for a pile the camera cannot count)
     points[5] = {3: 0.998, 2: 0.001, 4: 0.001}
     points[18] = {-3: 0.998, -2: 0.001, -4: 0.001}
-    show(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None))
+    t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None))
     assert COUNT_CHANGED in t.alerts() and ILLEGAL_PLAY not in t.alerts()
     t.show(start)
     assert COUNT_CHANGED not in t.alerts()
     fog = [{n: 1 / 31 for n in range(-15, 16)} for _ in range(24)]  # nothing can be told apart
-    show(BoardReading.from_distributions(fog, ({0: 1.0}, {0: 1.0}), None))
+    t.see(BoardReading.from_distributions(fog, ({0: 1.0}, {0: 1.0}), None))
     assert UNREADABLE in t.alerts() and ILLEGAL_PLAY not in t.alerts()
     t.show(start.apply("24/13"))
     assert UNREADABLE not in t.alerts() and t.ref.turn is not None and t.ref.turn.status == "played"
