@@ -202,6 +202,72 @@ class SettleConfig:
 
 
 @dataclass(frozen=True)
+class TrayConfig:
+    """Reading the bear-off tray (``nardy.vision.tray``). How checkers stand there is in point widths
+    and checker sizes; the evidence is in spreads of the empty tray's own look."""
+
+    pitch: float = 1.05
+    """Distance from one standing checker to the next along the tray, in checker thicknesses."""
+    start: float = 0.13
+    """Gap between the tray's end and the first standing checker, in point widths."""
+    stand_height: float = 0.9
+    """Height of a standing checker's top edge above the tray, in checker diameters."""
+    px_per_pitch: float = 8.0
+    """Strip pixels along the tray per standing checker."""
+    columns: int = 9
+    """Strip pixels across the tray."""
+    core: float = 0.6
+    """Share of the checker's width (or the tray's, if narrower) the strip spans across."""
+    frame_margin: float = 2.0
+    """Frame pixels the tray must keep from the frame's edge to count as in view."""
+    floor_pad: float = 1.0
+    """Standing checkers (along the tray) kept clear of the longest rows when learning the empty
+    tray's look."""
+    min_floor_rows: int = 8
+    """Fewest strip rows of empty tray needed to read it at all."""
+    lightness_floor: float = 3.0
+    """Smallest spread of the empty tray's lightness along it (Lab units) ..."""
+    chroma_floor: float = 2.0
+    """... of its colour (Lab a, b units) ..."""
+    stripe_floor: float = 1.0
+    """... and of its stripes (the lightness's swing at one standing checker's period)."""
+    feature_cap: float = 10.0
+    """Most spreads a strip row's difference from the empty tray counts for."""
+    weights: tuple[float, ...] = (0.619, 0.831, 0.776, -2.187, 0.364, -1.193, -4.796)
+    """Logistic weights over a strip row's differences from the empty tray (lightness, colour,
+    stripes; then their square roots; then a constant) -> log-odds that a standing checker covers the
+    row. Fitted on rendered trays of seed 3 (``synthetic_set``), checked on seed 4."""
+    prior: float = 0.05
+    """Share of strip rows covered in the rows the weights were fitted on (taken out of the log-odds,
+    so a row's evidence is a likelihood ratio)."""
+    cap: float = 4.0
+    """Most log-odds one strip row can give either way (a glint, a scratch)."""
+    darkest: float = 0.5
+    """A standing checker's edge may look as dark as this share of its top's colour (BGR) ..."""
+    colour_spread: float = 12.0
+    """... and this far (Lab units) from any such shade while still being that colour."""
+    same_colour: float = 0.1
+    """Prior chance that both rows of the tray hold the same colour."""
+    colour_doubt: float = 0.01
+    """Probability always kept for the other colour."""
+    row_cost: float = 1.0
+    """Log-odds each strip row a row of checkers would cover pays (an uneven light on an empty tray
+    otherwise adds up to a long row of weak evidence)."""
+    edge_gain: float = 2.0
+    """Log-odds per spread of change where a row of checkers would end (its last checker's face) ..."""
+    edge_unlike: float = 3.0
+    """... beyond this many spreads of the empty tray's row-to-row change ..."""
+    edge_floor: float = 1.0
+    """... (at least this, Lab units) ..."""
+    edge_reach: int = 2
+    """... looked for this many strip rows either side of where the row would end."""
+    temperature: float = 5.0
+    """Softmax temperature over the counts' scores (neighbouring rows are far from independent)."""
+    doubt: float = 0.01
+    """Share of each row's count probability spread over every count."""
+
+
+@dataclass(frozen=True)
 class RecognizerConfig:
     geometry: BoardGeometry = field(default_factory=BoardGeometry)
     rectify: RectifyConfig = field(default_factory=RectifyConfig)
@@ -210,6 +276,7 @@ class RecognizerConfig:
     count: CountConfig = field(default_factory=CountConfig)
     colour: ColourConfig = field(default_factory=ColourConfig)
     settle: SettleConfig = field(default_factory=SettleConfig)
+    tray: TrayConfig = field(default_factory=TrayConfig)
     max_count: int = 15
     """Largest count per point the observation gives probabilities for."""
 

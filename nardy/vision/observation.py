@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from nardy.vision.geometry import ROWS, Row
-from nardy.vision.layout import EMPTY, BoardLayout, Colour, Counts, Stack
+from nardy.vision.layout import CHECKERS_PER_SIDE, EMPTY, BoardLayout, Colour, Counts, Stack
 
 
 @dataclass(frozen=True)
@@ -90,13 +90,34 @@ class Observation:
         return self.top if row == "top" else self.bottom
 
     def layout(self) -> BoardLayout:
-        """The most likely layout, point by point."""
+        """The most likely layout, point by point; the trays, when read, together with what the board
+        leaves (``off_given_board``)."""
         return BoardLayout(
             tuple(r.most_likely() for r in self.top),
             tuple(r.most_likely() for r in self.bottom),
             self.bar.most_likely(),
-            self.off.most_likely(),
+            self.off_given_board() if self.off.measured else self.off.most_likely(),
         )
+
+    def off_given_board(self) -> Counts:
+        """The most likely borne-off counts given the trays' reading *and* the board's: each side has
+        15, so P(n off) is weighed by P(15 - n on the points and the bar) (readings taken as
+        independent). The trays alone are ``off.most_likely()``."""
+        best = []
+        for colour in ("light", "dark"):
+            on = np.ones(1)
+            for r in self.top + self.bottom:
+                share = r.p_light if colour == "light" else 1.0 - r.p_light
+                q = np.asarray(r.counts, dtype=np.float64) * share
+                q[0] = max(0.0, 1.0 - float(q[1:].sum()))
+                on = np.convolve(on, q)[: CHECKERS_PER_SIDE + 1]
+            on = np.convolve(on, np.asarray(self.bar.light if colour == "light" else self.bar.dark))
+            on = np.pad(on, (0, max(0, CHECKERS_PER_SIDE + 1 - len(on))))[: CHECKERS_PER_SIDE + 1]
+            tray = np.asarray(self.off.light if colour == "light" else self.off.dark, dtype=np.float64)
+            k = min(len(tray), CHECKERS_PER_SIDE + 1)
+            joint = tray[:k] * on[::-1][:k]
+            best.append(int(np.argmax(joint)) if joint.max() > 0 else int(np.argmax(tray)))
+        return Counts(best[0], best[1])
 
     @property
     def confidence(self) -> float:

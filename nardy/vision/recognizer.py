@@ -34,15 +34,18 @@ from nardy.vision.count import (
 )
 from nardy.vision.detect import Detector, feature_maps, score_map
 from nardy.vision.evidence import evidence
-from nardy.vision.geometry import POINTS_PER_ROW
+from nardy.vision.geometry import POINTS_PER_ROW, homography_to_image
 from nardy.vision.layout import CHECKERS_PER_SIDE
 from nardy.vision.masks import BoardMasks, board_masks
 from nardy.vision.observation import CountReading, Observation, PointReading
 from nardy.vision.rectify import Intrinsics, RectifyMaps, rectify, rectify_maps
 from nardy.vision.settle import Unsettled, unsettled_places
+from nardy.vision.tray import TrayView, off_counts, read_tray, row_light, tray_view
 
 T = TypeVar("T")
 F64 = NDArray[np.float64]
+Groups = tuple[F64, F64, F64] | None
+"""The two checker colours found on the points, and their spread (``colour_groups``)."""
 
 
 def _timed(timings: dict[str, float], name: str, fn: Callable[[], T]) -> T:
@@ -107,6 +110,7 @@ class Recognizer:
         self._maps: RectifyMaps | None = None
         self._masks: BoardMasks | None = None
         self._where: NDArray[np.bool_] | None = None
+        self._tray: TrayView | None = None
 
     def prepare(self, frame_size: tuple[int, int]) -> RectifyMaps:
         """Build (or reuse) the lookups for frames of ``frame_size`` (width, height)."""
@@ -129,7 +133,20 @@ class Recognizer:
                 xi = int(round(x))
                 where[:, max(0, xi - slip) : xi + slip + 1] = True
             self._where = where
+            self._tray = self._tray_view(self._maps, frame_size)
         return self._maps
+
+    def _tray_view(self, maps: RectifyMaps, frame_size: tuple[int, int]) -> TrayView:
+        cfg, corners = self.config, self.corners
+        lens = None
+        if self.intrinsics is not None:
+            k, dist = self.intrinsics.k, self.intrinsics.dist
+            corners = np.asarray(
+                cv2.undistortPoints(corners.reshape(-1, 1, 2), k, dist, P=k), dtype=np.float64
+            ).reshape(4, 2)
+            lens = (np.asarray(k, np.float64), np.asarray(dist, np.float64))
+        board_h = homography_to_image(cfg.geometry, corners)
+        return tray_view(cfg.tray, cfg.geometry, maps.camera, board_h, frame_size, cfg.max_count, lens)
 
     @property
     def point_px(self) -> float:
@@ -177,7 +194,9 @@ class Recognizer:
 
         tops, bottoms, bar_centres, bar_odds, extra_top, extra_bottom = _timed(timings, "count", count)
 
-        def colour() -> tuple[F64, F64, list[int], list[Line], list[NDArray[np.bool_]], NDArray[np.bool_]]:
+        def colour() -> tuple[
+            F64, F64, list[int], list[Line], list[NDArray[np.bool_]], NDArray[np.bool_], Groups
+        ]:
             k = max(3, int(round(self.diameter_px * 0.4)) | 1)
             smooth = np.asarray(cv2.blur(ev.lab, (k, k)), dtype=np.float32)
             h, w = smooth.shape[:2]
@@ -271,10 +290,24 @@ class Recognizer:
                 alike = [np.full(len(c), f <= limit_spreads) for c, f in zip(disc_colours, far, strict=True)]
                 bar_cols = looks(bar_centres)
                 bar_alike = group_distance(cfg.colour, groups_found, bar_cols) <= limit_spreads
-            return p_lines, p_bar_all, strange, lines, alike, bar_alike
+            return p_lines, p_bar_all, strange, lines, alike, bar_alike, groups_found
 
-        p_lines, p_bar, strange, checked, alike, bar_alike = _timed(timings, "colour", colour)
+        p_lines, p_bar, strange, checked, alike, bar_alike, groups = _timed(timings, "colour", colour)
         tops, bottoms = checked[:POINTS_PER_ROW], checked[POINTS_PER_ROW:]
+
+        def tray() -> CountReading | None:
+            view = self._tray
+            assert view is not None
+            reading = read_tray(cfg.tray, view, frame)
+            # the rows' colours are told by the two checker colours the points show
+            if not reading.readable or groups is None:
+                return None
+            w = np.array([cfg.colour.lightness_weight, 1.0, 1.0])
+            p = row_light(cfg.tray, reading, groups[0] / w, groups[1] / w)
+            light, dark = off_counts(reading.counts, p, cfg.max_count)
+            return CountReading(_pad(light, cfg.max_count), _pad(dark, cfg.max_count))
+
+        tray_read = _timed(timings, "tray", tray)
 
         def settle() -> Unsettled:
             lines = tops + bottoms
@@ -330,6 +363,9 @@ class Recognizer:
                 )
                 if "bar" in surely:
                     bar = CountReading(_flattened(bar.light, doubt), _flattened(bar.dark, doubt))
+            # the trays as read, unless out of view or under a hand: then what the board leaves
+            if tray_read is not None and "off" not in unsettled:
+                return top_r, bottom_r, bar, tray_read
             return top_r, bottom_r, bar, self._off(top_r + bottom_r, bar, n)
 
         top_r, bottom_r, bar, off = _timed(timings, "assemble", assemble)

@@ -1,0 +1,82 @@
+"""Reading the borne-off checkers in the tray, on rendered boards."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nardy.vision.config import RecognizerConfig
+from nardy.vision.detect import Detector
+from nardy.vision.geometry import apply_homography, homography_to_image
+from nardy.vision.layout import EMPTY, BoardLayout, Counts, Stack
+from nardy.vision.recognizer import Recognizer
+from nardy.vision.scene import Scene
+from nardy.vision.tray import off_counts
+
+SIZE = (960, 540)
+
+
+def _end_game(light_off: int, dark_off: int) -> BoardLayout:
+    """Both sides home, with ``light_off`` and ``dark_off`` of their checkers borne off."""
+    top = [EMPTY] * 12
+    bottom = [EMPTY] * 12
+    light_left, dark_left = 15 - light_off, 15 - dark_off
+    for i in range(6):
+        n = light_left // 6 + (1 if i < light_left % 6 else 0)
+        bottom[11 - i] = Stack("light", n) if n else EMPTY
+        m = dark_left // 6 + (1 if i < dark_left % 6 else 0)
+        top[11 - i] = Stack("dark", m) if m else EMPTY
+    return BoardLayout(tuple(top), tuple(bottom), off=Counts(light_off, dark_off))
+
+
+def _scene(seed: int, tilt: float) -> Scene:
+    return Scene.random(np.random.default_rng(seed), size=SIZE, tilt=(tilt, tilt))
+
+
+def test_three_light_and_five_dark_borne_off_are_read(detector: Detector) -> None:
+    layout = _end_game(3, 5)
+    right = 0
+    for seed, tilt in ((31, 10.0), (32, 25.0), (33, 35.0)):
+        sample = _scene(seed, tilt).render(layout)
+        obs = Recognizer(RecognizerConfig(), sample.corners, detector=detector).read(sample.image)
+        assert obs.off.measured
+        if obs.off.most_likely() == Counts(3, 5):
+            right += 1
+            assert obs.off.confidence > 0.5
+    # light checkers on a pale tray, their edges in the renderer's shade, are the hard case
+    assert right >= 2
+
+
+def test_an_empty_tray_is_read_as_none_off(detector: Detector) -> None:
+    layout = _end_game(0, 0)
+    for seed, tilt in ((41, 5.0), (42, 30.0)):
+        sample = _scene(seed, tilt).render(layout)
+        obs = Recognizer(RecognizerConfig(), sample.corners, detector=detector).read(sample.image)
+        assert obs.off.measured
+        assert obs.off.most_likely() == Counts(0, 0)
+
+
+def test_a_tray_out_of_view_is_left_unmeasured(detector: Detector) -> None:
+    layout = _end_game(3, 5)
+    scene = _scene(31, 10.0)
+    sample = scene.render(layout)
+    # cut the frame just beyond the playing area's right edge, where the tray begins
+    config = RecognizerConfig()
+    h = homography_to_image(config.geometry, sample.corners)
+    x0, _, _, _ = config.geometry.tray_rect()
+    edge = apply_homography(h, np.array([[x0, 0.0], [x0, config.geometry.height]]))
+    cut = int(edge[:, 0].min())
+    assert config.geometry.tray_side == "right" and cut < SIZE[0] - 20
+    frame = np.ascontiguousarray(sample.image[:, :cut])
+    obs = Recognizer(config, sample.corners, detector=detector).read(frame)
+    assert not obs.off.measured
+
+
+def test_off_counts_combine_the_two_rows_by_colour() -> None:
+    rows = np.zeros((2, 16))
+    rows[0, 3] = 1.0
+    rows[1, 5] = 1.0
+    light, dark = off_counts(rows, np.array([1.0, 0.0]), 15)
+    assert light.argmax() == 3 and dark.argmax() == 5
+    light, dark = off_counts(rows, np.array([0.5, 0.0]), 15)
+    assert np.isclose(light[3], 0.5) and np.isclose(light[0], 0.5) and np.isclose(dark[5], 0.5)
+    assert np.isclose(dark[8], 0.5) and np.isclose(light.sum(), 1.0)
