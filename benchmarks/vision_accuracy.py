@@ -7,6 +7,10 @@ with dice and the cube on free parts of the board. The reader gets the true corn
 board is the calibration benchmark's job). A point is right when its colour and count are; a board is
 exact when all 24 points, the bar and the trays are.
 
+The trays get a table of their own: how often the reader says it saw them (``measured``) and, when it
+did, how often the borne-off counts are exactly right, per colour, split by whether any checker is off
+-- and the mean log-probability it gave the true counts (the referee multiplies these).
+
 Families and checker sets the detector was not fitted on (see ``nardy/vision/detector.json``) are
 marked "held out": they measure how the reader carries to boards it has never seen.
 
@@ -55,6 +59,12 @@ def run(n: int, seed: int) -> dict[str, Any]:
         truth_p = [
             obs.row(row)[i].probability(stack.colour, stack.count) for row, i, stack in sample.layout.stacks()
         ]
+        off_truth = sample.layout.off
+        off_seen = obs.off.most_likely()
+        off_log_p = float(
+            np.log(max(obs.off.light[off_truth.light], 1e-12))
+            + np.log(max(obs.off.dark[off_truth.dark], 1e-12))
+        )
         records.append(
             {
                 "index": sample.meta["index"],
@@ -68,6 +78,10 @@ def run(n: int, seed: int) -> dict[str, Any]:
                 "confidence": obs.confidence,
                 "truth_log_p": float(np.sum(np.log(np.maximum(truth_p, 1e-12)))),
                 "ms": ms,
+                "off_truth": [off_truth.light, off_truth.dark],
+                "off_seen": [off_seen.light, off_seen.dark],
+                "off_measured": obs.off.measured,
+                "off_log_p": off_log_p,
             }
         )
     return {"records": records}
@@ -105,6 +119,39 @@ def summarise(records: list[dict[str, Any]], families: set[str], sets: set[str])
     return rows
 
 
+def summarise_trays(records: list[dict[str, Any]]) -> list[list[Any]]:
+    """Tray rows: images with / without checkers off; how often the reported off counts are right
+    (measured or, when not, inferred from the board); of the measured ones, exact per colour."""
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in records:
+        off = sum(r["off_truth"])
+        groups["all"].append(r)
+        groups["some off" if off else "none off"].append(r)
+        if off:
+            groups[f"some off, tilt {'< 30' if r['tilt'] < 30 else '>= 30'} deg"].append(r)
+    rows = []
+    for name, rs in groups.items():
+        seen = [r for r in rs if r["off_measured"]]
+        both = sum(r["off_seen"] == r["off_truth"] for r in seen)
+        light = sum(r["off_seen"][0] == r["off_truth"][0] for r in seen)
+        dark = sum(r["off_seen"][1] == r["off_truth"][1] for r in seen)
+        k = max(1, len(seen))
+        reported = sum(r["off_seen"] == r["off_truth"] for r in rs)
+        rows.append(
+            [
+                name,
+                len(rs),
+                f"{100 * len(seen) / len(rs):.1f}%",
+                f"{100 * reported / len(rs):.1f}%",
+                f"{100 * both / k:.1f}%" if seen else "-",
+                f"{100 * light / k:.1f}%" if seen else "-",
+                f"{100 * dark / k:.1f}%" if seen else "-",
+                f"{np.mean([r['off_log_p'] for r in seen]):.2f}" if seen else "-",
+            ]
+        )
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=500, help="images (default 500)")
@@ -129,6 +176,18 @@ def main() -> None:
         for e in r["errors"]:
             kinds[e.split("[")[0]] += 1
     print("errors by place:", dict(kinds))
+    tray_headers = [
+        "trays",
+        "images",
+        "measured",
+        "off right (all)",
+        "off exact",
+        "light exact",
+        "dark exact",
+        "mean log P(true)",
+    ]
+    tray_rows = summarise_trays(result["records"])
+    print(table(tray_headers, tray_rows))
     path = write(
         "vision_accuracy",
         {
@@ -136,6 +195,7 @@ def main() -> None:
             "seed": args.seed,
             "size": list(SIZE),
             "table": {"headers": headers, "rows": rows},
+            "trays": {"headers": tray_headers, "rows": tray_rows},
             **result,
         },
     )
