@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -99,3 +101,16 @@ def stick_markers(image: NDArray[np.uint8], scene: Scene, side: float) -> NDArra
         mask = cv2.warpPerspective(np.full((s, s), 255, np.uint8), m, (out.shape[1], out.shape[0]))
         out[mask > 127] = warped[mask > 127]
     return out
+
+
+def same_colour_frame(scene: Scene) -> Scene:
+    """``scene`` with its frame, bar and tray the field's colour (a short side shows no edge)."""
+    f = scene.style.field
+    return Scene(
+        dataclasses.replace(scene.style, frame=f, bar=f, tray=f),
+        scene.camera_spec,
+        scene.lighting,
+        scene.effects,
+        size=scene.size,
+        seed=scene.seed,
+    )

@@ -3,8 +3,6 @@ made hard on purpose. Each frame is a new random scene, so no test depends on on
 
 from __future__ import annotations
 
-import dataclasses
-
 import cv2
 import numpy as np
 import pytest
@@ -14,7 +12,7 @@ from nardy.calibration.finder import BoardFinding, find_board, name_corners
 from nardy.vision.layout import BoardLayout
 from nardy.vision.scene import Scene, random_dice, random_layout
 from nardy.vision.style import BOARD_FAMILIES
-from tests.calibration.scenes import add_clutter, corner_error
+from tests.calibration.scenes import add_clutter, corner_error, same_colour_frame
 
 SIZE = (960, 540)
 FAIL_PX = 6.0
@@ -71,15 +69,7 @@ def test_a_wooden_frame_the_colour_of_the_field_does_not_pull_a_side_outwards() 
         scene = Scene.random(
             rng, size=SIZE, family="walnut" if k % 2 else "oak", tilt=(tilt, tilt), harsh=0.5
         )
-        f = scene.style.field
-        same = Scene(
-            dataclasses.replace(scene.style, frame=f, bar=f, tray=f),
-            scene.camera_spec,
-            scene.lighting,
-            scene.effects,
-            size=SIZE,
-            seed=scene.seed,
-        )
+        same = same_colour_frame(scene)
         layout = random_layout(rng)
         frames.append((same.render(layout, rng=rng).image, same.corners(), f"same-colour frame {tilt:g} deg"))
     results = _run(frames)
@@ -148,19 +138,6 @@ def test_a_row_of_checkers_along_a_long_side_is_not_taken_for_the_side() -> None
     assert not [label for e, f, label in results if e > 10.0 and f.ok]
 
 
-def _same_colour_frame(scene: Scene) -> Scene:
-    """``scene`` with its frame, bar and tray the field's colour."""
-    f = scene.style.field
-    return Scene(
-        dataclasses.replace(scene.style, frame=f, bar=f, tray=f),
-        scene.camera_spec,
-        scene.lighting,
-        scene.effects,
-        size=SIZE,
-        seed=scene.seed,
-    )
-
-
 def test_steep_wooden_boards_whose_ends_show_no_edge_are_found_and_sure() -> None:
     # oak and walnut at 35 and 50 degrees, the frame the field's colour: the short sides show no edge
     # of their own, but the points' sides pin the ends (``register``), so the finder may be sure
@@ -169,7 +146,7 @@ def test_steep_wooden_boards_whose_ends_show_no_edge_are_found_and_sure() -> Non
         rng = np.random.default_rng([47, k])
         tilt = (35.0, 50.0)[k % 2]
         scene = Scene.random(rng, size=SIZE, family="walnut" if k // 2 % 2 else "oak", tilt=(tilt, tilt))
-        sample = _same_colour_frame(scene).render(random_layout(rng), rng=rng)
+        sample = same_colour_frame(scene).render(random_layout(rng), rng=rng)
         frames.append((sample.image, sample.corners, f"{scene.style.family} {tilt:g} deg"))
     results = _run(frames)
     assert sum(e <= FAIL_PX for e, _, _ in results) >= 7

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import cv2
@@ -22,6 +21,7 @@ from nardy.vision.camera import look_at
 from nardy.vision.geometry import BoardGeometry, apply_homography, homography_to_image
 from nardy.vision.layout import BoardLayout
 from nardy.vision.scene import Scene
+from tests.calibration.scenes import same_colour_frame
 
 G = BoardGeometry()
 
@@ -200,15 +200,7 @@ def _steep_wooden(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """A wooden board seen at 50 degrees, its frame the field's colour (the short sides show no edge
     of their own), empty; (image, true corners) at 960x540."""
     scene = Scene.random(np.random.default_rng(seed), size=(960, 540), family="oak", tilt=(50.0, 50.0))
-    f = scene.style.field
-    same = Scene(
-        dataclasses.replace(scene.style, frame=f, bar=f, tray=f),
-        scene.camera_spec,
-        scene.lighting,
-        scene.effects,
-        size=(960, 540),
-        seed=scene.seed,
-    )
+    same = same_colour_frame(scene)
     sample = same.render(BoardLayout.empty(), rng=np.random.default_rng(seed))
     return sample.image, sample.corners
 
