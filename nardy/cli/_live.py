@@ -379,8 +379,6 @@ class LiveSession:
 
     def use_profile(self, profile: Profile) -> None:
         """Read the board with another profile from the next frame on."""
-        from nardy.vision.config import RecognizerConfig
-        from nardy.vision.recognizer import Recognizer
 
         if self.reader is None or self.frames is None:
             raise RuntimeError("the session has not started")
@@ -389,9 +387,8 @@ class LiveSession:
                 f"that profile is for {profile.variant} nardy, the match is {self.reader.variant}"
             )
         orientation = profile.orientation or Orientation()
-        self.reader.recognizer = Recognizer(RecognizerConfig(), profile.corner_array)
         self.reader.drift = _drift_monitor(profile)
-        self.reader.view = "steady"
+        self.reader.set_corners(profile.corner_array)  # keeps the loaded detector
         self.reader.orientation = orientation
         self.frames.orientation = orientation
         self.frames.corners = profile.corner_array

@@ -85,6 +85,7 @@ class FrameReader:
         )
         if self.drift is not None:
             self.drift.accept(np.asarray(corners, dtype=np.float64))
+            self.view = "learning"
 
     def take_move(self) -> CameraMoved | None:
         """The camera move adopted since the last call, if any."""
