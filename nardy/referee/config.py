@@ -30,6 +30,11 @@ class RefereeConfig:
     illegal_margin: float = 8.0
     """How much better (log) the free reading must explain the board than every legal candidate
     before the referee calls a play illegal (about 3000:1)."""
+    finished_prior: float = 3.0
+    """Once the opponent has thrown, how much likelier (log) it is that the mover had finished
+    than that the play was left unfinished (an offence, and rare): a finished play then needs to
+    beat the unfinished states only by ``accept_margin`` less this to be recorded without a
+    request to check. It must still beat every other finished play by ``accept_margin``."""
     count_margin: float = 20.0
     """How much better (log) the free reading must explain the board than any board that keeps
     every checker before the referee says checkers are missing or extra (more than one place

@@ -118,23 +118,39 @@ def most_borne(variant: Variant, before: Position, roll: Roll, first_turn: bool)
     )
 
 
-def best_complete(
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """The most likely finished play once the opponent has thrown, and how clearly it is that."""
+
+    play: Play
+    after: Position
+    behind_top: float
+    """How far (log) it trails the most likely state of all, unfinished ones included (0 when
+    it is the most likely)."""
+    over_unfinished: float
+    """How much more likely (log) it is than the most likely unfinished state (the board
+    unchanged or a partial play); negative when one of those is likelier."""
+    over_other: float
+    """How much more likely (log) it is than the next finished play (inf when there is none)."""
+
+
+def best_finished(
     variant: Variant, before: Position, roll: Roll, first_turn: bool, reading: BoardReading
-) -> tuple[Play, Position, float] | None:
-    """The most likely finished play, and how far (natural log) it trails the most likely state
-    of all (unchanged, partial or finished); None when the roll cannot be played."""
-    legal = variant.legal_plays(before, roll, first_turn)
-    best: tuple[float, Play, Position] | None = None
-    for play, after in legal.items():
-        ll = reading.log_likelihood(after)
-        if best is None or ll > best[0]:
-            best = (ll, play, after)
-    if best is None:
+) -> Finished | None:
+    """The most likely finished play of ``roll`` and how it compares with the unfinished states
+    and with the other finished plays; None when the roll cannot be played."""
+    lls: list[tuple[float, Kind, Position, Play | None]] = [
+        (reading.log_likelihood(position), kind, position, play)
+        for kind, position, play in candidates(variant, before, roll, first_turn)
+    ]
+    finished = sorted((s for s in lls if s[1] == "complete"), key=lambda s: -s[0])
+    if not finished:
         return None
-    top = max(best[0], reading.log_likelihood(before))
-    for partial in legal.partial_positions():
-        top = max(top, reading.log_likelihood(partial))
-    return best[1], best[2], top - best[0]
+    ll, _, after, play = finished[0]
+    assert play is not None  # every finished candidate has its play
+    unfinished = max((s[0] for s in lls if s[1] != "complete"), default=float("-inf"))
+    second = finished[1][0] if len(finished) > 1 else float("-inf")
+    return Finished(play, after, max(unfinished - ll, 0.0), ll - unfinished, ll - second)
 
 
 def _name(kind: str, play: Play | None) -> str:

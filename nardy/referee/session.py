@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from nardy.referee import events as ev
 from nardy.referee.config import RefereeConfig
-from nardy.referee.decode import Decision, best_chain, best_complete, decode, most_borne
+from nardy.referee.decode import Decision, best_chain, best_finished, decode, most_borne
 from nardy.referee.events import Alert, EventBus, Severity
 from nardy.referee.match import Cube, CubeError, MatchInfo, MatchScore
 from nardy.referee.reading import BoardReading
@@ -339,24 +339,40 @@ class Referee:
     def _finish_on_throw(self, turn: Turn) -> bool:
         """The opponent threw while the board looked unfinished or unclear: the throw says the
         play is over. If a finished legal play explains the board about as well as anything, it
-        is recorded (flagged uncertain, with a note to check) and True is returned."""
+        is recorded and True is returned. When the camera could not tell only whether the play
+        was finished, and the throw settles that (see ``finished_prior``), it is recorded as any
+        clear play; otherwise it is flagged uncertain, with a note to check."""
         reading = self.last_reading
         if reading is None:
             return False
-        found = best_complete(self.variant, turn.before, turn.roll, turn.first_turn, reading)
-        if found is None or found[2] > self.config.doubt_margin:
+        found = best_finished(self.variant, turn.before, turn.roll, turn.first_turn, reading)
+        if found is None or found.behind_top > self.config.doubt_margin:
             return False
-        play, after, _ = found
+        cfg = self.config
+        free, _ = reading.best_keeping_count(
+            turn.before,
+            bearing=turn.mover,
+            most_borne=most_borne(self.variant, turn.before, turn.roll, turn.first_turn),
+        )
+        settled_by_throw = (
+            found.over_other >= cfg.accept_margin
+            and found.over_unfinished >= cfg.accept_margin - cfg.finished_prior
+            and free - reading.log_likelihood(found.after) - self.bias <= cfg.doubt_margin
+        )
+        play, after = found.play, found.after
         turn.status = "played"
         turn.play = play
         turn.after = after
-        turn.flags.add("uncertain")
-        self._emit_play(turn, play, after, None)
+        if not settled_by_throw:
+            turn.flags.add("uncertain")
+        margin = min(found.over_other, found.over_unfinished + cfg.finished_prior)
+        self._emit_play(turn, play, after, margin if settled_by_throw else None)
         result = self.variant.result(after, self.cube.value)
         self._commit()
-        who = f"{turn.mover}'s {turn.roll}"
-        note = f"recorded {who} as {play.text()} when {turn.mover.other} threw: please check"
-        self._alert(ev.CHECK, "info", note)
+        if not settled_by_throw:
+            who = f"{turn.mover}'s {turn.roll}"
+            note = f"recorded {who} as {play.text()} when {turn.mover.other} threw: please check"
+            self._alert(ev.CHECK, "info", note)
         if result is not None:
             self._end_game(result)
         return True

@@ -265,6 +265,25 @@ def test_the_opponents_throw_settles_a_play_the_camera_could_not_tell_apart(tabl
     assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK
 
 
+def test_the_opponents_throw_says_a_play_that_looked_half_done_was_finished(table: Make) -> None:
+    from nardy.referee.reading import BoardReading
+
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    done = start.apply("24/13")
+    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in done.points]
+    points[17] = {0: 0.8, 1: 0.2}  # the camera leans to "gone on from 18", but not by enough
+    points[12] = {6: 0.8, 5: 0.2}
+    t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None))
+    assert t.ref.turn is not None and t.ref.turn.status in ("unsure", "partial")
+    t.roll(4, 2)  # black throws: only a finished play was in doubt, and the throw settles that
+    assert len(t.ref.moves) == 1 and t.ref.moves[0].play.text() == "24/13"
+    assert "uncertain" not in t.ref.moves[0].flags and CHECK not in t.alerts()
+    assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK
+
+
 def test_a_play_seen_only_together_with_the_opponents_next_move(table: Make) -> None:
     t = table("short")
     start = Position.initial("short")
