@@ -65,6 +65,20 @@ def test_illegal_play_alert_take_back_and_replay(table: Make) -> None:
     assert t.ref.moves[0].play.text() == "24/13" and "illegal" not in t.ref.moves[0].flags
 
 
+def test_an_illegal_board_read_differently_from_frame_to_frame_still_raises_the_alarm(table: Make) -> None:
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    # one wrong board, but the camera cannot make up its mind how far the second checker went:
+    # every frame is confidently illegal, never the same way twice in a row
+    readings = [start.apply("24/18 24/20"), start.apply("24/18 24/21")]
+    for i in range(12):
+        t.show(readings[i % 2], frames=1)
+    assert t.ref.turn is not None and t.ref.turn.status == "illegal" and ILLEGAL_PLAY in t.alerts()
+    assert len([e for e in t.ref.bus.history if e.kind == "illegal"]) == 1  # said once, not per reading
+
+
 def test_illegal_play_can_be_accepted_under_the_accept_option(table: Make) -> None:
     t = table("long", options={"illegal_play": "accept"})
     start = Position.initial("long")
