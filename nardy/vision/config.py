@@ -125,6 +125,20 @@ class CountConfig:
     pile_doubt: float = 0.05
     """Probability kept, on a full line, for a pile the camera cannot see (spread evenly over every
     larger count): the referee's 15-a-side total then decides."""
+    upper_weight: float = 0.5
+    """Factor on the upper head's log-likelihood ratio for each place of a layer above the second: a
+    checker's top over a place looks much the same whichever layer it is on, so what the head sees
+    there overlaps what the layers under it show (chosen by likelihood on rendered boards)."""
+    cover_gain: float = 2.0
+    """Log-odds a line earns per checker diameter of its column it spans that looks covered (less
+    ``cover_level``): a pile, and a line seen from a steep angle, shows little a disc detector
+    answers, but it hides the board; a line running on over bare board pays the same."""
+    cover_level: float = 0.4
+    """How covered (a share of ``cover_cap``) a stretch of a column must look to earn anything."""
+    cover_cap: float = 4.0
+    """Difference from the empty board (in the region's spreads) that counts as fully covered."""
+    cover_width: float = 0.25
+    """Half the width of the middle of a column whose difference is averaged (point widths)."""
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,17 @@ def column_profiles(
     )
 
 
+def column_cover(config: CountConfig, difference: F32, column_x: NDArray[np.float64], point_px: float) -> F32:
+    """How covered each column looks, row by row: the difference from the empty board (capped at
+    ``cover_cap``) averaged across the middle of the column ((C, h) float32, in units of the cap)."""
+    h, w = difference.shape
+    half = max(1, int(round(config.cover_width * point_px)))
+    capped = np.minimum(difference, np.float32(config.cover_cap))
+    smooth = cv2.boxFilter(capped, cv2.CV_32F, (2 * half + 1, 1))
+    xs = np.clip(np.round(column_x).astype(int), 0, w - 1)
+    return np.ascontiguousarray(smooth[:, xs].T * np.float32(1.0 / config.cover_cap))
+
+
 def _steps(config: CountConfig, diameter: float) -> tuple[int, int]:
     """Least and most pixels from one disc's centre to the next in a line."""
     lo = max(1, int(np.floor(diameter * (1 - config.overlap))))
@@ -91,11 +102,16 @@ def _lines(config: CountConfig, s: F64, diameter: float, max_line: int) -> F64:
     return best
 
 
-def _trace(best: F64, seq: int, n: int, end_max: int, steps: tuple[int, int]) -> list[int]:
-    """Indices of the best line of ``n`` discs of sequence ``seq`` ending at or before ``end_max``."""
+def _trace(
+    best: F64, seq: int, n: int, end_max: int, steps: tuple[int, int], reach: F64 | None = None
+) -> list[int]:
+    """Indices of the best line of ``n`` discs of sequence ``seq`` ending at or before ``end_max``
+    (``reach`` (S, L): what ending at each index adds to a line's score)."""
     if n == 0:
         return []
     ends = best[n - 1, seq, : max(end_max + 1, 0)]
+    if reach is not None:
+        ends = ends + reach[seq, : len(ends)]
     if ends.size == 0:
         return []
     lo, hi = steps
@@ -112,19 +128,36 @@ def _trace(best: F64, seq: int, n: int, end_max: int, steps: tuple[int, int]) ->
 
 
 def count_lines(
-    config: CountConfig, profiles: F32, slips: NDArray[np.int32], diameter: float, max_line: int
+    config: CountConfig,
+    profiles: F32,
+    slips: NDArray[np.int32],
+    diameter: float,
+    max_line: int,
+    cover: F32 | None = None,
 ) -> tuple[list[Line], list[Line]]:
     """Lines on the top and the bottom points of every column.
 
     ``profiles`` (C, h): detector log-odds along each column (top edge at index 0); ``slips`` (C, h)
-    the x of each value. Returns (top lines, bottom lines), C each.
+    the x of each value; ``cover`` (C, h) how covered each column looks (``column_cover``): a line is
+    credited ``cover_gain`` per diameter of the column it spans, less ``cover_level``, so a line that
+    stops short of what covers its point (a pile whose tops the detector hardly answers) or runs on
+    over bare board pays for it. Returns (top lines, bottom lines), C each.
     """
     n_col, h = profiles.shape
     seqs = np.concatenate([profiles, profiles[:, ::-1]], axis=0).astype(np.float64) - config.disc_cost
     best = _lines(config, seqs, diameter, max_line)
     steps = _steps(config, diameter)
+    reach: F64 | None = None
+    ended = best
+    if cover is not None and config.cover_gain > 0:
+        # what a line spans, from its base to its last disc's far edge, and what that earns
+        both = np.concatenate([cover, cover[:, ::-1]], axis=0).astype(np.float64)
+        earned = np.cumsum((both - config.cover_level) * (config.cover_gain / diameter), axis=1)
+        radius = min(h, int(round(diameter / 2)))
+        reach = np.concatenate([earned[:, radius:], np.repeat(earned[:, -1:], radius, axis=1)], axis=1)
+        ended = best + reach[None]
     # prefix maxima over where the line ends: A[k, s, e] = best line of k discs ending at or before e
-    prefix = np.maximum.accumulate(best, axis=2)
+    prefix = np.maximum.accumulate(ended, axis=2)
     zero = np.zeros((1, 2 * n_col, h))
     prefix = np.concatenate([zero, prefix - config.start_cost], axis=0)  # index k = k discs
     top, bottom = prefix[:, :n_col], prefix[:, n_col:]
@@ -153,17 +186,17 @@ def count_lines(
         n, m = int(best_n[c]), int(best_m[c])
         # where may the top line end given the bottom one?
         if m > 0:
-            bottom_end = int(np.argmax(best[m - 1, n_col + c]))
+            bottom_end = int(np.argmax(ended[m - 1, n_col + c]))
             top_limit = h - 1 - gap - bottom_end
         else:
             top_limit = h - 1
-        ys_top = _trace(best, c, n, top_limit, steps)
+        ys_top = _trace(best, c, n, top_limit, steps, reach)
         if n > 0:
             top_end = ys_top[-1] if ys_top else 0
             bottom_limit = h - 1 - gap - top_end
         else:
             bottom_limit = h - 1
-        ys_bot = [h - 1 - y for y in _trace(best, n_col + c, m, bottom_limit, steps)]
+        ys_bot = [h - 1 - y for y in _trace(best, n_col + c, m, bottom_limit, steps, reach)]
         xs, scores = slips[c].tolist(), profiles[c].tolist()
         tops.append(
             Line(
@@ -242,6 +275,7 @@ def layer_counts(
     capacity: int,
     head: LayerHead | None = None,
     maps: list[F32] | None = None,
+    upper: LayerHead | None = None,
 ) -> F64:
     """Probability of 0, 1, ... checkers on top of ``line`` (second and higher layers).
 
@@ -249,9 +283,11 @@ def layer_counts(
     line may hold a checker; the detector's ``head`` over ``gap_features`` gives a likelihood ratio for
     it (without a head the gaps say nothing and the prior alone spreads the pile). Which gaps are
     taken is left open (every choice of ``k`` gaps alike), a prior over the number piled
-    (``pile_prior``, ``pile_decay``) weighs the counts, and above a full second layer -- where a camera
-    cannot count -- the last layer's evidence holds for every larger count. Whatever the evidence,
-    ``pile_doubt`` is kept spread over every larger count.
+    (``pile_prior``, ``pile_decay``) weighs the counts, and above a full second layer the ``upper`` head
+    judges each higher layer the same way, over the middles of the neighbours of the layer under it
+    (a pyramid's third layer lies over the line's inner discs); above the top of a pyramid -- where a
+    camera cannot count -- the last layer's evidence holds for every larger count. Whatever the
+    evidence, ``pile_doubt`` is kept spread over every larger count.
     """
     n = len(line.centres)
     if n < capacity or n < 2:
@@ -270,6 +306,20 @@ def layer_counts(
     lik = count_distribution([float(o) for o in odds], gaps) / binom
     counts = np.arange(limit + 1)
     likelihood = lik[np.minimum(counts, gaps)]
+    below, full = line.centres, gaps  # the layer under the next one, and the count that fills it
+    while upper is not None and maps is not None and len(below) >= 3 and full < limit:
+        # each layer lies in the gaps of the one under it: over the middles of its neighbours
+        below = tuple(
+            ((x0 + x1) / 2, (y0 + y1) / 2) for (x0, y0), (x1, y1) in zip(below, below[1:], strict=False)
+        )
+        layer = Line(line.probabilities, below, line.scores)  # the line's own checkers set the scale
+        odds_up = config.upper_weight * upper.log_ratio(gap_features(maps, score, layer, diameter))
+        places = len(odds_up)
+        ways = np.array([math.comb(places, i) for i in range(places + 1)], dtype=np.float64)
+        on_top = count_distribution([float(o) for o in odds_up], places) / ways
+        # relative to an empty layer, which every count up to a full layer under it implies
+        likelihood = likelihood * (on_top / on_top[0])[np.clip(counts - full, 0, places)]
+        full += places
     prior = np.where(counts == 0, 1.0 - config.pile_prior, 0.0)
     tail = config.pile_decay ** (counts[1:] - 1.0)
     prior[1:] = config.pile_prior * tail / tail.sum()

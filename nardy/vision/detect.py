@@ -149,6 +149,11 @@ class LayerHead:
     w: F64
     b: float
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> LayerHead:
+        g = np.float64
+        return cls(np.asarray(d["mean"], g), np.asarray(d["std"], g), np.asarray(d["w"], g), float(d["b"]))
+
     def log_ratio(self, x: F64) -> F64:
         """(N, F) gap features -> (N,) log-likelihood ratios."""
         return np.asarray(((x - self.mean) / self.std) @ self.w + self.b, dtype=np.float64)
@@ -166,19 +171,15 @@ class Detector:
     w2: F32
     b2: float
     layer: LayerHead | None = None
+    upper: LayerHead | None = None
+    """The same kind of head for the layers above the second, over the middles of the neighbours of the
+    layer under them."""
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any], layer: dict[str, Any] | None = None) -> Detector:
+    def from_dict(
+        cls, d: dict[str, Any], layer: dict[str, Any] | None = None, upper: dict[str, Any] | None = None
+    ) -> Detector:
         f = np.float32
-        head = None
-        if layer is not None:
-            g = np.float64
-            head = LayerHead(
-                np.asarray(layer["mean"], g),
-                np.asarray(layer["std"], g),
-                np.asarray(layer["w"], g),
-                float(layer["b"]),
-            )
         return cls(
             np.asarray(d["mean"], f),
             np.asarray(d["std"], f),
@@ -186,7 +187,8 @@ class Detector:
             np.asarray(d["b1"], f),
             np.asarray(d["w2"], f),
             float(d["b2"][0]),
-            head,
+            LayerHead.from_dict(layer) if layer is not None else None,
+            LayerHead.from_dict(upper) if upper is not None else None,
         )
 
     @classmethod
@@ -202,7 +204,7 @@ class Detector:
             raise ValueError(
                 f"detector model has {len(model['mean'])} features, this code makes {N_FEATURES}"
             )
-        return cls.from_dict(model, data.get("layer"))
+        return cls.from_dict(model, data.get("layer"), data.get("upper"))
 
     def log_odds(self, x: F32) -> F32:
         """(N, N_FEATURES) float32 -> (N,) float32 log-odds of a checker centre."""

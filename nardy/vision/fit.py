@@ -12,7 +12,10 @@ pearl_grey``) so the accuracy benchmark measures how the weights carry to kinds 
 The training seed must differ from the benchmark's.
 
 A second, linear head is then fitted on the gaps of the full lines the new detector finds: is a
-checker of a higher layer lying over the gap? It is stored with the detector (``"layer"``).
+checker of a higher layer lying over the gap? It is stored with the detector (``"layer"``). A third,
+``"upper"``, judges the layers above the second the same way (each over the middles of the neighbours
+of the layer under it); it is fitted on boards where every other one is a long-nardy start, so that
+piles of every height are common (``--upper-only DETECTOR`` refits just this head onto a detector).
 """
 
 from __future__ import annotations
@@ -27,15 +30,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from nardy.vision.config import RecognizerConfig
-from nardy.vision.count import column_profiles, count_lines, gap_features
+from nardy.vision.count import Line, column_cover, column_profiles, count_lines, gap_features
 from nardy.vision.detect import N_FEATURES, Detector, feature_maps, features, score_map
 from nardy.vision.evidence import evidence
 from nardy.vision.geometry import ROWS
+from nardy.vision.layout import BoardLayout
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.rectify import rectify
-from nardy.vision.scene import Sample, synthetic_set
+from nardy.vision.scene import Sample, Scene, synthetic_set
 from nardy.vision.style import BOARD_FAMILIES, CHECKER_SETS
 
+F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
 _PLACEHOLDER = Detector(
     *(np.zeros(N_FEATURES, np.float32),) * 2,
@@ -123,9 +128,11 @@ def sample_points(sample: Sample, config: RecognizerConfig, rng: np.random.Gener
     return feats[yi, xi].astype(np.float64), labels
 
 
-def layer_points(sample: Sample, config: RecognizerConfig, detector: Detector) -> tuple[F64, F64]:
-    """Gap features (N, F) and labels (N,) of the full lines the count stage finds on one sample: 1 when
-    a checker of a higher layer lies over the gap."""
+def _full_lines(
+    sample: Sample, config: RecognizerConfig, detector: Detector
+) -> tuple[list[Line], list[F32], F32, float, float]:
+    """The full lines the count stage finds on one sample, with the feature maps, the score map, the
+    checker diameter (px) and the pixels per board unit."""
     rec = Recognizer(config, sample.corners, detector=detector)
     maps = rec.prepare((sample.image.shape[1], sample.image.shape[0]))
     masks = rec._masks
@@ -135,13 +142,19 @@ def layer_points(sample: Sample, config: RecognizerConfig, detector: Detector) -
     fmaps = feature_maps(config.detect, ev, d)
     score = score_map(detector, fmaps, rec._where)
     profiles, slips = column_profiles(config.count, score, masks.column_x, rec.point_px)
-    tops, bottoms = count_lines(config.count, profiles, slips, d, config.count.max_line)
-    s = maps.px_per_unit
+    cover = column_cover(config.count, ev.difference, masks.column_x, rec.point_px)
+    tops, bottoms = count_lines(config.count, profiles, slips, d, config.count.max_line, cover)
+    full = [line for line in tops + bottoms if len(line.centres) >= config.geometry.line_capacity]
+    return full, fmaps, score, d, maps.px_per_unit
+
+
+def layer_points(sample: Sample, config: RecognizerConfig, detector: Detector) -> tuple[F64, F64]:
+    """Gap features (N, F) and labels (N,) of the full lines the count stage finds on one sample: 1 when
+    a checker of a higher layer lies over the gap."""
+    lines, fmaps, score, d, s = _full_lines(sample, config, detector)
     upper = np.array([[c.x * s, c.y * s] for c in sample.checkers if c.level > 0]).reshape(-1, 2)
     xs, ys = [], []
-    for line in tops + bottoms:
-        if len(line.centres) < config.geometry.line_capacity:
-            continue
+    for line in lines:
         xs.append(gap_features(fmaps, score, line, d))
         for (x0, y0), (x1, y1) in zip(line.centres, line.centres[1:], strict=False):
             cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
@@ -149,6 +162,64 @@ def layer_points(sample: Sample, config: RecognizerConfig, detector: Detector) -
             ys.append(float(near))
     width = N_FEATURES + 2
     return (np.vstack(xs) if xs else np.zeros((0, width))), np.asarray(ys, dtype=np.float64)
+
+
+def upper_points(sample: Sample, config: RecognizerConfig, detector: Detector) -> tuple[F64, F64]:
+    """Features (N, F) and labels (N,) of the places of the layers above the second on the full lines
+    the count stage finds on one sample (as ``nardy.vision.count.layer_counts`` looks at them: the
+    middles of the neighbours of the layer under each): 1 when a checker of that layer or higher lies
+    there."""
+    lines, fmaps, score, d, s = _full_lines(sample, config, detector)
+    xs, ys = [], []
+    for line in lines:
+        below = line.centres
+        level = 2
+        while len(below) >= 3:
+            below = tuple(
+                ((x0 + x1) / 2, (y0 + y1) / 2) for (x0, y0), (x1, y1) in zip(below, below[1:], strict=False)
+            )
+            xs.append(gap_features(fmaps, score, Line(line.probabilities, below, line.scores), d))
+            high = np.array([[c.x * s, c.y * s] for c in sample.checkers if c.level >= level]).reshape(-1, 2)
+            for (x0, y0), (x1, y1) in zip(below, below[1:], strict=False):
+                cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+                ys.append(
+                    float(len(high) > 0 and np.min(np.hypot(high[:, 0] - cx, high[:, 1] - cy)) < 0.5 * d)
+                )
+            level += 1
+    width = N_FEATURES + 2
+    return (np.vstack(xs) if xs else np.zeros((0, width))), np.asarray(ys, dtype=np.float64)
+
+
+def tall_set(n: int, seed: int, families: Sequence[str], checker_sets: Sequence[str]) -> list[Sample]:
+    """``n`` rendered boards, every other one a long-nardy start (two heads of fifteen, piled or run
+    past the tip as the scene's habit has it), the others random positions."""
+    out = []
+    for i in range(n):
+        rng = np.random.default_rng([seed, i])
+        scene = Scene.random(
+            rng,
+            family=families[i % len(families)],
+            checker_set=checker_sets[(i // len(families)) % len(checker_sets)],
+        )
+        layout = BoardLayout.long_start() if i % 2 == 0 else BoardLayout.random(rng)
+        out.append(scene.render(layout, rng=rng))
+    return out
+
+
+def upper_head(
+    config: RecognizerConfig,
+    detector: Detector,
+    n: int,
+    seed: int,
+    families: Sequence[str],
+    sets: Sequence[str],
+) -> dict[str, Any]:
+    """The head for the layers above the second, fitted on ``tall_set``."""
+    found = [upper_points(sample, config, detector) for sample in tall_set(n, seed, families, sets)]
+    x = np.vstack([f[0] for f in found])
+    y = np.concatenate([f[1] for f in found])
+    print(f"upper head fitted on {len(y)} places ({int(y.sum())} covered)", file=sys.stderr)
+    return layer_head(x, y)
 
 
 def layer_head(x: F64, y: F64, ridge: float = 1.0) -> dict[str, Any]:
@@ -236,10 +307,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hold-out-set", action="append", default=[], choices=CHECKER_SETS)
     parser.add_argument("--hidden", type=int, default=16, help="hidden units of the detector")
     parser.add_argument("--out", default=None, help="write the detector model here (JSON)")
+    parser.add_argument("--upper-n", type=int, default=240, help="rendered boards to fit the upper head on")
+    parser.add_argument("--upper-seed", type=int, default=2000, help="seed of the upper head's boards")
+    parser.add_argument(
+        "--upper-only",
+        default=None,
+        metavar="DETECTOR",
+        help="refit only the upper head of this detector file",
+    )
     args = parser.parse_args(argv)
     config = RecognizerConfig()
     families = [f for f in BOARD_FAMILIES if f not in args.hold_out_family]
     sets = [c for c in CHECKER_SETS if c not in args.hold_out_set]
+    if args.upper_only:
+        with open(args.upper_only, encoding="utf-8") as fh:
+            record = json.load(fh)
+        detector = Detector.load(args.upper_only)
+        fams, kinds = record.get("families", families), record.get("checker_sets", sets)
+        record["upper"] = upper_head(config, detector, args.upper_n, args.upper_seed, fams, kinds)
+        record["upper_seed"], record["upper_n"] = args.upper_seed, args.upper_n
+        _write(record, args.out)
+        return 0
     rng = np.random.default_rng(args.seed)
     xs, ys = [], []
     samples = []
@@ -265,22 +353,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     gy = np.concatenate([g[1] for g in gaps])
     layer = layer_head(gx, gy)
     print(f"layer head fitted on {len(gy)} gaps ({int(gy.sum())} covered)", file=sys.stderr)
+    detector = Detector.from_dict(model, layer)
+    upper = upper_head(config, detector, args.upper_n, args.upper_seed, families, sets)
     record = {
         "model": model,
         "layer": layer,
+        "upper": upper,
         "families": families,
         "checker_sets": sets,
         "seed": args.seed,
         "n": args.n,
+        "upper_seed": args.upper_seed,
+        "upper_n": args.upper_n,
         "features": N_FEATURES,
     }
+    _write(record, args.out)
+    return 0
+
+
+def _write(record: dict[str, Any], out: str | None) -> None:
     text = json.dumps(record)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as fh:
+    if out:
+        with open(out, "w", encoding="utf-8") as fh:
             fh.write(text + "\n")
     else:
         print(text)
-    return 0
 
 
 if __name__ == "__main__":

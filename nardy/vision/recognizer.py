@@ -27,6 +27,7 @@ from nardy.vision.config import RecognizerConfig
 from nardy.vision.count import (
     Line,
     bar_discs,
+    column_cover,
     column_profiles,
     count_distribution,
     count_lines,
@@ -179,16 +180,19 @@ class Recognizer:
             list[Line], list[Line], list[tuple[float, float]], list[float], list[F64], list[F64]
         ]:
             profiles, slips = column_profiles(cfg.count, score, masks.column_x, self.point_px)
-            tops, bottoms = count_lines(cfg.count, profiles, slips, d, cfg.count.max_line)
+            cover = column_cover(cfg.count, ev.difference, masks.column_x, self.point_px)
+            tops, bottoms = count_lines(cfg.count, profiles, slips, d, cfg.count.max_line, cover)
             bar_prof, bar_slip = column_profiles(cfg.count, score, np.array([masks.bar_x]), self.point_px)
             centres, odds = bar_discs(cfg.count, bar_prof[0], bar_slip[0], d, cfg.count.bar_limit)
             cap = cfg.geometry.line_capacity
-            head = self.detector.layer
+            head, upper = self.detector.layer, self.detector.upper
             extra_top = [
-                layer_counts(cfg.count, score, line, d, cfg.max_count, cap, head, fmaps) for line in tops
+                layer_counts(cfg.count, score, line, d, cfg.max_count, cap, head, fmaps, upper)
+                for line in tops
             ]
             extra_bottom = [
-                layer_counts(cfg.count, score, line, d, cfg.max_count, cap, head, fmaps) for line in bottoms
+                layer_counts(cfg.count, score, line, d, cfg.max_count, cap, head, fmaps, upper)
+                for line in bottoms
             ]
             return tops, bottoms, centres, odds, extra_top, extra_bottom
 

@@ -1,0 +1,94 @@
+"""Tall stacks: piles above the second layer, and lines whose tops the detector hardly answers."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nardy.vision.config import CountConfig, RecognizerConfig
+from nardy.vision.count import Line, count_lines, layer_counts
+from nardy.vision.detect import N_FEATURES, Detector, LayerHead
+from nardy.vision.layout import BoardLayout
+from nardy.vision.recognizer import Recognizer
+from nardy.vision.scene import Scene
+
+D = 19.0  # checker diameter, px
+
+
+def _head(bias: float) -> LayerHead:
+    """A head that says ``bias`` everywhere (its weights are zero)."""
+    width = N_FEATURES + 2
+    return LayerHead(np.zeros(width), np.ones(width), np.zeros(width), bias)
+
+
+def _line(n: int) -> Line:
+    centres = tuple((10.0, D / 2 + k * D) for k in range(n))
+    return Line(np.eye(13)[n], centres, (8.0,) * n)
+
+
+def test_upper_layers_move_a_full_second_layer_towards_fifteen() -> None:
+    config = CountConfig(pile_doubt=0.0)
+    score = np.zeros((200, 20), np.float32)
+    maps = [np.zeros((200, 20), np.float32)] * N_FEATURES
+    line = _line(5)
+    sure = _head(4.0)  # every gap of the line is surely taken
+    # without a head for the higher layers the pile above nine is the prior's guess
+    flat = layer_counts(config, score, line, D, 15, 5, sure, maps)
+    assert int(np.argmax(flat)) == 4  # 5 + 4
+    # higher layers seen taken: fifteen (5 + 4 + 3 + 2 + 1) becomes the most likely
+    high = layer_counts(config, score, line, D, 15, 5, sure, maps, _head(4.0))
+    assert int(np.argmax(high)) == 10
+    # ... and seen empty: nine stays, with less left on the taller piles than the prior alone gives
+    low = layer_counts(config, score, line, D, 15, 5, sure, maps, _head(-4.0))
+    assert int(np.argmax(low)) == 4
+    assert low[5:].sum() < flat[5:].sum()
+    assert np.isclose(high.sum(), 1.0) and np.isclose(low.sum(), 1.0)
+
+
+def test_a_covered_column_is_not_read_empty_when_its_tops_answer_weakly() -> None:
+    config = CountConfig()
+    h = 220
+    # a pile seen from a steep angle: the detector answers its six tops too weakly to pay for them ...
+    profiles = np.full((1, h), -3.0, np.float32)
+    for k in range(6):
+        profiles[0, int(D / 2 + k * D)] = 3.0
+    profiles[0, int(6 * D) :] = -8.0
+    slips = np.full((1, h), 10, np.int32)
+    tops, _ = count_lines(config, profiles, slips, D, 12)
+    assert int(np.argmax(tops[0].probabilities)) == 0
+    # ... but it hides the board over six diameters from the base
+    cover = np.zeros((1, h), np.float32)
+    cover[0, : int(6 * D)] = 1.0
+    tops, _ = count_lines(config, profiles, slips, D, 12, cover)
+    assert int(np.argmax(tops[0].probabilities)) == 6
+    assert tops[0].probabilities[0] < 0.1
+
+
+def test_bare_board_past_a_line_makes_it_no_longer() -> None:
+    config = CountConfig()
+    h = 220
+    profiles = np.full((1, h), -8.0, np.float32)
+    for k in range(3):  # three clear checkers from the base
+        profiles[0, int(D / 2 + k * D)] = 10.0
+    slips = np.full((1, h), 10, np.int32)
+    cover = np.zeros((1, h), np.float32)
+    cover[0, : int(3 * D)] = 1.0
+    tops, _ = count_lines(config, profiles, slips, D, 12, cover)
+    assert int(np.argmax(tops[0].probabilities)) == 3
+    assert len(tops[0].centres) == 3
+
+
+def test_rendered_pyramid_heads_are_read_high(detector: Detector) -> None:
+    """Long-nardy heads of fifteen piled 5 + 4 + 3 + 2 + 1, seen from 20 degrees: the reader used to
+    stop at a full second layer (nine) with about 8% left on fifteen."""
+    high = 0
+    p15 = []
+    for seed in range(31, 39):
+        scene = Scene.random(np.random.default_rng(seed), size=(960, 540), tilt=(20.0, 20.0))
+        scene.stacking = "layers"
+        sample = scene.render(BoardLayout.long_start())
+        obs = Recognizer(RecognizerConfig(), sample.corners, detector=detector).read(sample.image)
+        for reading, colour in ((obs.top[11], "light"), (obs.bottom[0], "dark")):
+            high += reading.most_likely().count >= 13
+            p15.append(reading.probability(colour, 15))
+    assert high >= 12, high
+    assert float(np.mean(p15)) >= 0.25, p15
