@@ -9,7 +9,9 @@ candidates are judged against them. When
 calibration knows the two colours (``prototypes``) they are used instead. Each stack gets the
 probability that it is light, from its distances to the two groups relative to their spread along
 each axis (uneven light spreads lightness much more than hue), with a little always kept for the
-other colour.
+other colour. Which of the two groups found in the frame is *light* is itself only as sure as their
+paleness differs (``label_confidence``): for a pair of saturated colours of about the same lightness
+each stack keeps an honest share for the swapped reading.
 """
 
 from __future__ import annotations
@@ -100,6 +102,16 @@ def colour_groups(
     return light, dark, spread
 
 
+def label_confidence(config: ColourConfig, groups: tuple[F64, F64, F64]) -> float:
+    """Probability that the paler of the two colours found in the frame (``colour_groups``'s
+    answer) is the light one: a logistic in the difference of their paleness (``label_scale``).
+    Black and white, or ivory and red, differ by a hundred and more; two saturated colours of about
+    the same lightness (red and blue under a colour cast) may come out either way."""
+    w = np.array([config.lightness_weight, 1.0, 1.0])
+    margin = float(paleness(config, groups[0] / w) - paleness(config, groups[1] / w))
+    return float(1.0 / (1.0 + np.exp(-np.clip(margin / config.label_scale, -30.0, 30.0))))
+
+
 def group_distance(config: ColourConfig, groups: tuple[F64, F64, F64], colours: F64) -> F64:
     """Distance of each of ``colours`` (N, 3) from the nearer checker colour, in within-group spreads."""
     light, dark, spread = groups
@@ -137,5 +149,9 @@ def light_probabilities(
     x = colours * np.array([config.lightness_weight, 1.0, 1.0])
     z = np.sum(((x - dark) ** 2 - (x - light) ** 2) / (2 * spread**2), axis=1)
     p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+    if prototypes is None:
+        # which group is the light one is only as sure as their paleness differs
+        sure = label_confidence(config, groups)
+        p = sure * p + (1.0 - sure) * (1.0 - p)
     # whatever the distances say, keep a little for the other colour (glare, a mis-placed disc)
     return np.asarray(config.doubt + (1 - 2 * config.doubt) * p, dtype=np.float64)

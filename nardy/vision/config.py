@@ -162,6 +162,16 @@ class ColourConfig:
     """Factor on the measured within-group spread (a few stacks under-estimate it)."""
     doubt: float = 0.01
     """Probability always kept for the other colour."""
+    label_scale: float = 8.0
+    """Which of the two colours found in the frame is *light* is only as sure as their paleness
+    differs: P(the paler group is the light one) = 1 / (1 + exp(-difference / label_scale))
+    (Lab units). Two saturated colours of about the same lightness (red and blue) can come out
+    either way under a colour cast, and a whole board read in the swapped colours with confidence
+    is the worst answer the referee can get."""
+    certainty_power: float = 16.0
+    """When the two colours are found, a line counts with its number of discs times P(it holds any
+    checker) to this power: a line that may well be an empty point's base (whose colour is the
+    point's, often unlike either checker colour) must not make a colour of its own."""
     stack_spread: float = 30.0
     """Colour distance (Lab units) a disc of a line may have from the discs below it before it is
     doubted as one more checker of the same stack."""

@@ -239,7 +239,10 @@ class Recognizer:
             wts = np.array([weights[i] for i in occupied] + [1.0] * len(bar_samples))
             # the points' stacks define the two colours when there are enough of them
             defining = np.arange(len(colours)) < len(occupied) if len(occupied) >= 2 else None
-            groups_found = colour_groups(cfg.colour, colours, wts, self.colours, defining)
+            # ... each by how surely it holds checkers at all (an empty point's base is no colour)
+            sure = np.array([1.0 - lines[i].probabilities[0] for i in occupied] + [1.0] * len(bar_samples))
+            sure_wts = wts * np.clip(sure, 0.0, 1.0) ** cfg.colour.certainty_power
+            groups_found = colour_groups(cfg.colour, colours, sure_wts, self.colours, defining)
             p = light_probabilities(cfg.colour, colours, wts, self.colours, defining, groups_found)
             p_lines = np.full(len(lines), 0.5)
             p_lines[occupied] = p[: len(occupied)]

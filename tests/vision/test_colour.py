@@ -18,7 +18,8 @@ def test_translucent_white_is_light_even_where_gold_is_as_light() -> None:
     white = np.array([172.0, 124.0, 123.0]) + rng.normal(0, 4, (6, 3))
     gold = np.array([178.0, 134.0, 180.0]) + rng.normal(0, 4, (6, 3))
     p = light_probabilities(ColourConfig(), np.vstack([white, gold]), np.ones(12))
-    assert (p[:6] > 0.9).all() and (p[6:] < 0.1).all()
+    # light by paleness, with the doubt a paleness difference this small leaves (``label_scale``)
+    assert (p[:6] > 0.8).all() and (p[6:] < 0.2).all()
 
 
 def test_one_stray_stack_is_not_a_colour_of_its_own() -> None:
