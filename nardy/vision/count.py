@@ -17,6 +17,7 @@ The bar is read the same way, without the line constraint: any number of discs a
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -245,16 +246,28 @@ def count_distribution(log_odds: list[float], limit: int) -> F64:
     return p
 
 
-def gap_features(maps: list[F32], score: F32, line: Line, diameter: float) -> F64:
+def _middles(centres: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The middles of neighbouring ``centres``."""
+    return [((x0 + x1) / 2, (y0 + y1) / 2) for (x0, y0), (x1, y1) in zip(centres, centres[1:], strict=False)]
+
+
+def gap_features(
+    maps: list[F32],
+    score: F32,
+    line: Line,
+    diameter: float,
+    middles: Sequence[tuple[float, float]] | None = None,
+) -> F64:
     """What the gaps of ``line`` look like, one row per gap: the mean of each detector feature map in a
     window round the gap's middle, the line's typical checker log-odds, and the best log-odds in that
-    window less it (a checker on top shows its own rim across the two below, hiding their seam)."""
+    window less it (a checker on top shows its own rim across the two below, hiding their seam).
+    ``middles``: other places to look at the same way, instead of the line's gaps."""
     h, w = score.shape
     reach = max(1, int(round(0.3 * diameter)))
     typical = float(np.median(line.scores)) if line.scores else 0.0
     rows = []
-    for (x0, y0), (x1, y1) in zip(line.centres, line.centres[1:], strict=False):
-        cx, cy = int(round((x0 + x1) / 2)), int(round((y0 + y1) / 2))
+    for mx, my in _middles(line.centres) if middles is None else middles:
+        cx, cy = int(round(mx)), int(round(my))
         ys = slice(max(0, cy - reach), min(h, cy + reach + 1))
         xs = slice(max(0, cx - reach), min(w, cx + reach + 1))
         win = score[ys, xs]
@@ -306,20 +319,23 @@ def layer_counts(
     lik = count_distribution([float(o) for o in odds], gaps) / binom
     counts = np.arange(limit + 1)
     likelihood = lik[np.minimum(counts, gaps)]
-    below, full = line.centres, gaps  # the layer under the next one, and the count that fills it
-    while upper is not None and maps is not None and len(below) >= 3 and full < limit:
-        # each layer lies in the gaps of the one under it: over the middles of its neighbours
-        below = tuple(
-            ((x0 + x1) / 2, (y0 + y1) / 2) for (x0, y0), (x1, y1) in zip(below, below[1:], strict=False)
-        )
-        layer = Line(line.probabilities, below, line.scores)  # the line's own checkers set the scale
-        odds_up = config.upper_weight * upper.log_ratio(gap_features(maps, score, layer, diameter))
-        places = len(odds_up)
-        ways = np.array([math.comb(places, i) for i in range(places + 1)], dtype=np.float64)
-        on_top = count_distribution([float(o) for o in odds_up], places) / ways
-        # relative to an empty layer, which every count up to a full layer under it implies
-        likelihood = likelihood * (on_top / on_top[0])[np.clip(counts - full, 0, places)]
-        full += places
+    # each layer above lies in the gaps of the one under it: over the middles of its neighbours
+    layers: list[list[tuple[float, float]]] = []
+    below, full = _middles(line.centres), gaps  # the second layer's places
+    while upper is not None and maps is not None and len(below) >= 2 and full < limit:
+        layers.append(_middles(below))
+        below, full = layers[-1], full + len(layers[-1])
+    if layers and upper is not None and maps is not None:
+        places = [p for layer in layers for p in layer]
+        seen = config.upper_weight * upper.log_ratio(gap_features(maps, score, line, diameter, places))
+        full = gaps
+        for odds_up in np.split(seen, np.cumsum([len(layer) for layer in layers])[:-1]):
+            n_up = len(odds_up)
+            ways = np.array([math.comb(n_up, i) for i in range(n_up + 1)], dtype=np.float64)
+            on_top = count_distribution([float(o) for o in odds_up], n_up) / ways
+            # relative to an empty layer, which every count up to a full layer under it implies
+            likelihood = likelihood * (on_top / on_top[0])[np.clip(counts - full, 0, n_up)]
+            full += n_up
     prior = np.where(counts == 0, 1.0 - config.pile_prior, 0.0)
     tail = config.pile_decay ** (counts[1:] - 1.0)
     prior[1:] = config.pile_prior * tail / tail.sum()
