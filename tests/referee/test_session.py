@@ -259,20 +259,24 @@ def test_a_throw_while_hands_are_over_the_board_waits_for_the_board(table: Make)
     assert OUT_OF_TURN in t.alerts() and t.ref.turn.roll.text() == "2-1"
 
 
-def test_the_opponents_throw_settles_a_play_the_camera_could_not_tell_apart(table: Make) -> None:
+def _half_seen_24_13(t: Table, gone: float) -> None:
+    """White plays 6-5 as 24/13 from the start; the camera gives probability ``gone`` that the
+    checker went on from point 18 to 13 (rather than stopping there), and is sure of the rest."""
     from nardy.referee.reading import BoardReading
 
-    t = table("short")
     start = Position.initial("short")
     t.show(start)
     t.roll(6, 5)
-    done = start.apply("24/13")
-    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in done.points]
-    points[17] = {0: 0.5, 1: 0.5}  # point 18: is the checker still there (24/18) or gone on?
-    points[12] = {6: 0.5, 5: 0.5}  # point 13: did it arrive?
-    vague = BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None)
-    t.see(vague)
+    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in start.apply("24/13").points]
+    points[17] = {0: gone, 1: 1 - gone}  # point 18: is the checker still there (24/18) or gone on?
+    points[12] = {6: gone, 5: 1 - gone}  # point 13: did it arrive?
+    t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None))
     assert t.ref.turn is not None and t.ref.turn.status in ("unsure", "partial")
+
+
+def test_the_opponents_throw_settles_a_play_the_camera_could_not_tell_apart(table: Make) -> None:
+    t = table("short")
+    _half_seen_24_13(t, gone=0.5)
     t.roll(4, 2)  # black throws: white's play is over; the likeliest finished play is recorded
     assert len(t.ref.moves) == 1 and t.ref.moves[0].play.text() == "24/13"
     assert "uncertain" in t.ref.moves[0].flags and "please check" in t.ref.alerts[CHECK].text
@@ -280,18 +284,8 @@ def test_the_opponents_throw_settles_a_play_the_camera_could_not_tell_apart(tabl
 
 
 def test_the_opponents_throw_says_a_play_that_looked_half_done_was_finished(table: Make) -> None:
-    from nardy.referee.reading import BoardReading
-
     t = table("short")
-    start = Position.initial("short")
-    t.show(start)
-    t.roll(6, 5)
-    done = start.apply("24/13")
-    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in done.points]
-    points[17] = {0: 0.8, 1: 0.2}  # the camera leans to "gone on from 18", but not by enough
-    points[12] = {6: 0.8, 5: 0.2}
-    t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None))
-    assert t.ref.turn is not None and t.ref.turn.status in ("unsure", "partial")
+    _half_seen_24_13(t, gone=0.8)  # the camera leans to "gone on", but not by enough alone
     t.roll(4, 2)  # black throws: only a finished play was in doubt, and the throw settles that
     assert len(t.ref.moves) == 1 and t.ref.moves[0].play.text() == "24/13"
     assert "uncertain" not in t.ref.moves[0].flags and CHECK not in t.alerts()
