@@ -129,6 +129,9 @@ class CountConfig:
     """Factor on the upper head's log-likelihood ratio for each place of a layer above the second: a
     checker's top over a place looks much the same whichever layer it is on, so what the head sees
     there overlaps what the layers under it show (chosen by likelihood on rendered boards)."""
+    upper_floor: float = 1e-3
+    """The layers above the second are looked at only when a full second layer keeps at least this
+    share of the pile's probability."""
     cover_gain: float = 2.0
     """Log-odds a line earns per checker diameter of its column it spans that looks covered (less
     ``cover_level``): a pile, and a line seen from a steep angle, shows little a disc detector

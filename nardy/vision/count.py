@@ -319,10 +319,16 @@ def layer_counts(
     lik = count_distribution([float(o) for o in odds], gaps) / binom
     counts = np.arange(limit + 1)
     likelihood = lik[np.minimum(counts, gaps)]
-    # each layer above lies in the gaps of the one under it: over the middles of its neighbours
+    prior = np.where(counts == 0, 1.0 - config.pile_prior, 0.0)
+    tail = config.pile_decay ** (counts[1:] - 1.0)
+    prior[1:] = config.pile_prior * tail / tail.sum()
+    post = prior * likelihood
+    # each layer above lies in the gaps of the one under it: over the middles of its neighbours (looked
+    # at only when a full second layer is at all likely)
     layers: list[list[tuple[float, float]]] = []
     below, full = _middles(line.centres), gaps  # the second layer's places
-    while upper is not None and maps is not None and len(below) >= 2 and full < limit:
+    unlikely = post[gaps:].sum() < config.upper_floor * post.sum()
+    while upper is not None and maps is not None and len(below) >= 2 and full < limit and not unlikely:
         layers.append(_middles(below))
         below, full = layers[-1], full + len(layers[-1])
     if layers and upper is not None and maps is not None:
@@ -336,10 +342,7 @@ def layer_counts(
             # relative to an empty layer, which every count up to a full layer under it implies
             likelihood = likelihood * (on_top / on_top[0])[np.clip(counts - full, 0, n_up)]
             full += n_up
-    prior = np.where(counts == 0, 1.0 - config.pile_prior, 0.0)
-    tail = config.pile_decay ** (counts[1:] - 1.0)
-    prior[1:] = config.pile_prior * tail / tail.sum()
-    post = prior * likelihood
+        post = prior * likelihood
     post /= post.sum()
     if config.pile_doubt > 0:
         unseen = np.zeros(limit + 1)
