@@ -605,9 +605,14 @@ class Referee:
         board = None if chosen.position is None else _board_key(chosen.position)
         key: Hashable = (turn.mover, turn.roll, chosen.kind, board, chosen.alternatives)
         if chosen.kind in _OFFENCES:
-            # what settles is that the board is wrong, not exactly how it is read: a tall pile
-            # read 13 in one frame and 14 in the next must not keep the alarm from holding
-            key = ("alarm", (turn.mover, turn.roll, chosen.kind))
+            # what settles is where the board is wrong, not exactly how it is read: a tall pile
+            # the checker went to, read 7 in one frame and 8 in the next, must not keep the
+            # alarm from holding; a pile that only now and then reads unlike the standing
+            # count keeps changing the places, and does not hold
+            key = (
+                "alarm",
+                (turn.mover, turn.roll, chosen.kind, _changed_places(turn.before, chosen.position)),
+            )
 
         def act() -> None:
             if self.turn is not turn:
@@ -1079,6 +1084,18 @@ class Referee:
                     "where": list(self._settler.where),
                 },
             }
+
+
+def _changed_places(before: Position, seen: Position | None) -> tuple[object, ...]:
+    """Where ``seen`` differs from ``before``: the points (1..24), then "bar" and "off"."""
+    if seen is None:
+        return ()
+    places: list[object] = [i + 1 for i in range(24) if seen.points[i] != before.points[i]]
+    if (seen.bar_white, seen.bar_black) != (before.bar_white, before.bar_black):
+        places.append("bar")
+    if (seen.off_white, seen.off_black) != (before.off_white, before.off_black):
+        places.append("off")
+    return tuple(places)
 
 
 def _board_key(position: Position) -> tuple[object, ...]:

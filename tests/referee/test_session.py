@@ -70,9 +70,9 @@ def test_an_illegal_board_read_differently_from_frame_to_frame_still_raises_the_
     start = Position.initial("short")
     t.show(start)
     t.roll(6, 5)
-    # one wrong board, but the camera cannot make up its mind how far the second checker went:
-    # every frame is confidently illegal, never the same way twice in a row
-    readings = [start.apply("24/18 24/20"), start.apply("24/18 24/21")]
+    # one wrong board (13/9 is no 5), but the camera cannot make up its mind how the pile of 13
+    # was shared out: every frame is confidently illegal, never the same way twice in a row
+    readings = [start.apply("13/7 13/9"), start.apply("13/7 13/9 13/9")]
     for i in range(12):
         t.show(readings[i % 2], frames=1)
     assert t.ref.turn is not None and t.ref.turn.status == "illegal" and ILLEGAL_PLAY in t.alerts()
