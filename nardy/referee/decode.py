@@ -124,14 +124,16 @@ class Finished:
 
     play: Play
     after: Position
-    behind_top: float
-    """How far (log) it trails the most likely state of all, unfinished ones included (0 when
-    it is the most likely)."""
     over_unfinished: float
     """How much more likely (log) it is than the most likely unfinished state (the board
     unchanged or a partial play); negative when one of those is likelier."""
     over_other: float
     """How much more likely (log) it is than the next finished play (inf when there is none)."""
+
+    @property
+    def behind_top(self) -> float:
+        """How far (log) it trails the most likely state of all (0 when it is the most likely)."""
+        return max(-self.over_unfinished, 0.0)
 
 
 def best_finished(
@@ -150,7 +152,7 @@ def best_finished(
     assert play is not None  # every finished candidate has its play
     unfinished = max((s[0] for s in lls if s[1] != "complete"), default=float("-inf"))
     second = finished[1][0] if len(finished) > 1 else float("-inf")
-    return Finished(play, after, max(unfinished - ll, 0.0), ll - unfinished, ll - second)
+    return Finished(play, after, ll - unfinished, ll - second)
 
 
 def _name(kind: str, play: Play | None) -> str:
