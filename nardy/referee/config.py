@@ -46,6 +46,9 @@ class RefereeConfig:
     """The most of that usual gap the referee forgives (a camera worse than this needs looking at)."""
     unreadable_log_likelihood: float = -60.0
     """Below this (log) even the free reading is too unlikely: the position is unreadable."""
+    revise_beam: int = 24
+    """When a doubtful record is weighed again against the next board, the other plays of that
+    turn looked at (those nearest the board)."""
     unfinished_grace: int = 1
     """Settled readings a partial play may still show after the opponent threw before the
     referee raises 'play not finished'."""

@@ -156,6 +156,15 @@ class Recorder:
             self.store.end_match(self.match_id)
         elif kind == "alert":
             self.store.add_alert(self.match_id, data["text"], code=data["code"], game_id=self.game_id)
+        elif kind == "turn-revised" and self.last_turn_id is not None:
+            turn = data["turn"]
+            self.store.revise_turn(
+                self.last_turn_id,
+                Play.from_text(turn["play"]),
+                Position.from_json(turn["after"]),
+                note=f"re-read as {turn['play'] or '(no play)'} "
+                f"(first recorded as {data['was'] or '(no play)'}) once the next board showed it",
+            )
         elif kind == "undo" and self.last_turn_id is not None:
             self.store.mark_turn(self.last_turn_id, note="taken back with undo; replayed below")
 
@@ -166,4 +175,14 @@ class Recorder:
             self.referee.report_alert(STORAGE, "error", f"the match record cannot be written ({exc})")
 
 
-_HANDLED = {"match-started", "game-started", "turn-ended", "cube", "game-over", "match-over", "alert", "undo"}
+_HANDLED = {
+    "match-started",
+    "game-started",
+    "turn-ended",
+    "cube",
+    "game-over",
+    "match-over",
+    "alert",
+    "undo",
+    "turn-revised",
+}

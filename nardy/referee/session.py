@@ -315,11 +315,18 @@ class Referee:
             self._start_turn(turn.mover.other, roll, source)
             return
         if turn.status == "waiting":
+            reading = self.last_reading
             still = self._settler.stable is not None and self._settler.disturbed_since is None
-            if still or self.last_reading is None:
+            if reading is None or (still and self._shows_unchanged(turn, reading)):
                 # the board is still and shows nothing played (or there is no camera to wait
                 # for): the throw is out of turn
                 self._out_of_turn(turn, roll, source)
+                return
+            if still and self._finish_on_throw(turn):
+                # the board stood changed but never clearly enough to decide on (something lay
+                # over a point the play touched): the throw says the play is over
+                if self.phase == "playing":
+                    self._start_turn(turn.mover.other, roll, source)
                 return
             # the board is moving (a hand, a checker still sliding): decide once it settles
             turn.queued = (roll, source)
@@ -335,6 +342,11 @@ class Referee:
         else:
             text = f"{turn.mover}'s play of {turn.roll} was not finished before {turn.mover.other} threw"
         self._alert(ev.UNFINISHED_PLAY, "warning", text)
+
+    def _shows_unchanged(self, turn: Turn, reading: BoardReading) -> bool:
+        """Whether ``reading`` shows the board as it was before ``turn``'s throw."""
+        shown = decode(self.variant, turn.before, turn.roll, turn.first_turn, reading, self.config, self.bias)
+        return shown.kind == "unchanged"
 
     def _finish_on_throw(self, turn: Turn) -> bool:
         """The opponent threw while the board looked unfinished or unclear: the throw says the
@@ -602,6 +614,10 @@ class Referee:
             both = self._two_plays(turn, reading)
             if both is not None:
                 return both
+        if chosen.kind in ("illegal", "count") or (chosen.kind == "unsure" and chosen.margin < 0):
+            revised = self._revise_last(turn, reading)
+            if revised is not None:
+                return revised
         board = None if chosen.position is None else _board_key(chosen.position)
         key: Hashable = (turn.mover, turn.roll, chosen.kind, board, chosen.alternatives)
         if chosen.kind in _OFFENCES:
@@ -666,6 +682,81 @@ class Referee:
             )
             if self.turn is not None and self.turn.mover is nxt:
                 self._apply(self.turn, second)
+
+        return key, act
+
+    def _revise_last(self, turn: Turn, reading: BoardReading) -> tuple[Hashable, Callable[[], None]] | None:
+        """The board is none of what ``turn`` can have made of the position recorded before it,
+        and that record was a doubtful one (the camera could not tell two plays apart when the
+        opponent threw): if another legal play of that turn, followed by what ``turn`` can have
+        made, explains the board clearly better than any other, the record was wrong. It is
+        re-read, with a note to check, and ``turn`` goes on from the corrected position."""
+        prev = self.moves[-1] if self.moves else None
+        if (
+            prev is None
+            or "uncertain" not in prev.flags
+            or prev.mover is not turn.mover.other
+            or not prev.after.same_board(turn.before)
+        ):
+            return None
+        prev_first = not any(m.mover is prev.mover for m in self.moves[:-1])
+        legal = self.variant.legal_plays(prev.before, prev.roll, prev_first)
+        # the alternatives nearest the board now (it differs from theirs only by the checkers
+        # ``turn`` moved since); the decoding below is the costly part
+        rivals = sorted(
+            ((reading.log_likelihood(after), play, after) for play, after in legal.items()),
+            key=lambda r: -r[0],
+        )[: self.config.revise_beam]
+        found: list[tuple[float, Play, Position, Decision]] = []
+        for _, play, after in rivals:
+            if after.same_board(prev.after):
+                continue
+            then = decode(
+                self.variant,
+                after.with_turn(turn.mover),
+                turn.roll,
+                turn.first_turn,
+                reading,
+                self.config,
+                self.bias,
+            )
+            if then.kind in ("unchanged", "partial", "complete") and then.position is not None:
+                found.append((reading.log_likelihood(then.position), play, after, then))
+        if not found:
+            return None
+        found.sort(key=lambda f: -f[0])
+        if len(found) > 1 and found[0][0] - found[1][0] < self.config.accept_margin:
+            return None
+        _, play, after, then = found[0]
+        assert then.position is not None
+        key = ("revise", prev.number, _board_key(after), then.kind, _board_key(then.position))
+
+        def act() -> None:
+            if self.turn is not turn or not self.moves or self.moves[-1] is not prev:
+                return
+            record = TurnRecord(
+                prev.number,
+                prev.mover,
+                prev.roll,
+                play,
+                prev.before,
+                after.with_turn(prev.mover.other),
+                prev.source,
+                prev.flags | {"revised"},
+                prev.t,
+            )
+            self.moves[-1] = record
+            turn.before = record.after.with_turn(turn.mover)
+            self.position = turn.before
+            self.bus.emit("turn-revised", turn=record.to_json(), was=prev.play.text())
+            self._alert(
+                ev.CHECK,
+                "info",
+                f"{prev.mover}'s {prev.roll} re-read as {play.text() or '(no play)'} "
+                f"(was {prev.play.text() or '(no play)'}) once {turn.mover}'s move showed the board: "
+                "please check",
+            )
+            self._apply(turn, then)
 
         return key, act
 

@@ -56,7 +56,16 @@ from nardy.referee.store_errors import (
     StoreUsageError,
     translate,
 )
-from nardy.rules.record import CubeAction, CubeState, MatchInfo, MatchRecord, TurnRecord, cube_problem
+from nardy.rules import Play, Position
+from nardy.rules.record import (
+    CubeAction,
+    CubeState,
+    MatchInfo,
+    MatchRecord,
+    TurnRecord,
+    cube_problem,
+    steps_text,
+)
 from nardy.rules.scoring import GameResult
 
 log = logging.getLogger(__name__)
@@ -383,6 +392,24 @@ class MatchStore:
                 raise StoreNotFoundError(errno.ENOENT, f"no turn with id {turn_id}")
             sets = ", ".join(f"{name} = ?" for name in changes)  # names from the fixed lists above
             conn.execute(f"UPDATE turns SET {sets} WHERE id = ?", (*changes.values(), turn_id))
+
+    def revise_turn(self, turn_id: int, play: Play, after: Position, note: str) -> None:
+        """Put right a recorded turn's play and the position it left (the referee re-read a
+        doubtful play once the next board showed it); ``note`` says so in the record."""
+        if not note.strip():
+            raise StoreUsageError(errno.EINVAL, "a revised turn needs a note saying why")
+        with self._write(f"revising turn id {turn_id}") as conn:
+            row = conn.execute("SELECT before FROM turns WHERE id = ?", (turn_id,)).fetchone()
+            if row is None:
+                raise StoreNotFoundError(errno.ENOENT, f"no turn with id {turn_id}")
+            if Position.from_json(row["before"]).variant != after.variant:
+                raise StoreUsageError(
+                    errno.EINVAL, f"a {after.variant} nardy position for another variant's turn"
+                )
+            conn.execute(
+                "UPDATE turns SET play = ?, after = ?, note = ? WHERE id = ?",
+                (steps_text(play), after.json_text(), note, turn_id),
+            )
 
     def end_game(
         self, game_id: int, result: GameResult, ending: str = "bear-off", at: datetime | None = None

@@ -11,7 +11,7 @@ import numpy as np
 from nardy.referee.events import STORAGE
 from nardy.referee.recorder import Recorder
 from nardy.referee.store import MatchStore
-from nardy.rules import Position
+from nardy.rules import Color, Position
 from tests.referee.conftest import Table
 
 Make = Callable[..., Table]
@@ -98,4 +98,23 @@ def test_resume_after_a_restart_goes_on_from_the_last_turn(table: Make, tmp_path
         record = store.load_match(point.match_id)
         assert [turn.play.text() for turn in record.games[0].turns] == ["8/5 6/5", "24/18 13/9", "8/4(2)"]
         assert store.gaps(point.match_id)
+        recorder.close()
+
+
+def test_a_play_re_read_from_the_next_board_is_put_right_in_the_store(table: Make, tmp_path: Path) -> None:
+    from tests.referee.test_session import _torn_between_24_13_and_24_18_13_8
+
+    t = table("short")
+    with MatchStore.open(tmp_path / "m.db") as store:
+        recorder = Recorder(store, t.ref)
+        _torn_between_24_13_and_24_18_13_8(t, lean=0.55)
+        t.roll(3, 1)  # recorded as 24/13, doubtful
+        truth = Position.initial("short").apply("24/18 13/8")
+        t.show(truth.with_turn(Color.BLACK).apply("8/5 6/5"))
+        t.roll(5, 2)  # black's turn ends: it is recorded after the revised one
+        record = store.load_match(recorder.match_id or 0)
+        turns = [turn for game in record.games for turn in game.turns]
+        assert [turn.play.text() for turn in turns] == ["24/18 13/8", "8/5 6/5"]
+        assert turns[0].after.same_board(truth) and "first recorded as 24/13" in turns[0].note
+        assert store.integrity_check() == []
         recorder.close()

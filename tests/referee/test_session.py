@@ -292,6 +292,81 @@ def test_the_opponents_throw_says_a_play_that_looked_half_done_was_finished(tabl
     assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK
 
 
+def _torn_between_24_13_and_24_18_13_8(t: Table, lean: float) -> None:
+    """White throws 6-5 at the start and the camera cannot tell 24/13 from 24/18 13/8: it gives
+    ``lean`` to the first at each of the three points where they differ, and is sure of the rest."""
+    from nardy.referee.reading import BoardReading
+
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in start.apply("24/13").points]
+    points[17] = {0: lean, 1: 1 - lean}  # point 18: empty (24/13) or a checker stopped (24/18)
+    points[12] = {6: lean, 4: 1 - lean}  # point 13: one more, or one gone on to 8
+    points[7] = {3: lean, 4: 1 - lean}  # point 8
+    t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None))
+
+
+def test_a_doubtful_play_is_re_read_when_the_next_board_shows_another(table: Make) -> None:
+    t = table("short")
+    _torn_between_24_13_and_24_18_13_8(t, lean=0.55)
+    t.roll(3, 1)  # black throws: the likelier play is recorded, with a note to check
+    assert [m.play.text() for m in t.ref.moves] == ["24/13"] and "uncertain" in t.ref.moves[0].flags
+    # black plays, and the board now shows plainly that white had played 24/18 13/8
+    truth = Position.initial("short").apply("24/18 13/8")
+    t.show(truth.with_turn(Color.BLACK).apply("8/5 6/5"))
+    first = t.ref.moves[0]
+    assert first.play.text() == "24/18 13/8" and first.after.same_board(truth) and "revised" in first.flags
+    assert (
+        t.last("turn-revised").data["was"] == "24/13" and "re-read as 24/18 13/8" in t.ref.alerts[CHECK].text
+    )
+    assert (
+        t.ref.turn is not None and t.ref.turn.status == "played" and t.last("play").data["play"] == "8/5 6/5"
+    )
+    assert ILLEGAL_PLAY not in t.alerts()
+
+
+def test_a_clear_record_is_not_re_read_and_the_next_board_is_illegal(table: Make) -> None:
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    t.show(start.apply("24/13"))
+    t.roll(3, 1)
+    assert [m.play.text() for m in t.ref.moves] == ["24/13"] and "uncertain" not in t.ref.moves[0].flags
+    # white's checkers now stand as 24/18 13/8 would have left them: that moved on black's turn
+    t.show(start.apply("24/18 13/8").with_turn(Color.BLACK).apply("8/5 6/5"))
+    assert t.ref.moves[0].play.text() == "24/13" and "turn-revised" not in t.kinds()
+    assert ILLEGAL_PLAY in t.alerts()
+
+
+def test_a_throw_over_a_changed_board_seen_only_with_a_die_on_it_ends_the_play(table: Make) -> None:
+    from nardy.referee.reading import BoardReading
+
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    # the play is made, but a die lies on point 13 and the camera reads black checkers there and
+    # beside it: checkers that cannot have come from anywhere, unless the die is the cause
+    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in start.apply("24/13").points]
+    points[12] = points[11] = {-2: 1.0}
+    t.see(
+        BoardReading.from_distributions(
+            points,
+            ({0: 1.0}, {0: 1.0}),
+            None,
+            settled=False,
+            unsettled=("point 13",),
+            suspect=frozenset({12, 13, 14}),
+        )
+    )
+    assert t.ref.turn is not None and t.ref.turn.status == "waiting"  # no clear view of the play yet
+    t.roll(3, 1)  # black throws: the board did change, so this is no throw out of turn
+    assert [m.play.text() for m in t.ref.moves] == ["24/13"] and OUT_OF_TURN not in t.alerts()
+    assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK
+
+
 def test_a_play_seen_only_together_with_the_opponents_next_move(table: Make) -> None:
     t = table("short")
     start = Position.initial("short")
