@@ -621,13 +621,13 @@ class Referee:
         board = None if chosen.position is None else _board_key(chosen.position)
         key: Hashable = (turn.mover, turn.roll, chosen.kind, board, chosen.alternatives)
         if chosen.kind in _OFFENCES:
-            # what settles is where the board is wrong, not exactly how it is read: a tall pile
-            # the checker went to, read 7 in one frame and 8 in the next, must not keep the
-            # alarm from holding; a pile that only now and then reads unlike the standing
-            # count keeps changing the places, and does not hold
+            # what settles is that the board is wrong at the same places, not exactly how it is
+            # read there: a tall pile the checker went to, read 7 in one frame and 8 in the
+            # next, or a pile nobody touched that now and then reads one short beside the
+            # places that did change, must not keep the alarm from holding (see _Wrong)
             key = (
                 "alarm",
-                (turn.mover, turn.roll, chosen.kind, _changed_places(turn.before, chosen.position)),
+                _Wrong((turn.mover, turn.roll, chosen.kind), _changed_places(turn.before, chosen.position)),
             )
 
         def act() -> None:
@@ -1187,6 +1187,28 @@ def _changed_places(before: Position, seen: Position | None) -> tuple[object, ..
     if (seen.off_white, seen.off_black) != (before.off_white, before.off_black):
         places.append("off")
     return tuple(places)
+
+
+@dataclass(frozen=True, eq=False)
+class _Wrong:
+    """An alarm's settling key: what is wrong (who, the throw, the kind) and where the board
+    differs from the position before the throw. Two keys are the same alarm when what is wrong
+    is the same and they share a place: the places that really changed are in every frame's
+    reading, while a misread elsewhere comes and goes. An alarm with no places (the board is
+    unreadable) matches only another without places."""
+
+    what: tuple[object, ...]
+    places: tuple[object, ...]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Wrong) or self.what != other.what:
+            return False
+        if not self.places or not other.places:
+            return not self.places and not other.places
+        return not set(self.places).isdisjoint(other.places)
+
+    def __hash__(self) -> int:
+        return hash(self.what)
 
 
 def _board_key(position: Position) -> tuple[object, ...]:

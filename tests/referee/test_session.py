@@ -79,6 +79,38 @@ def test_an_illegal_board_read_differently_from_frame_to_frame_still_raises_the_
     assert len([e for e in t.ref.bus.history if e.kind == "illegal"]) == 1  # said once, not per reading
 
 
+def test_an_illegal_play_holds_while_a_pile_nobody_touched_flickers_beside_it(table: Make) -> None:
+    t = table("long")
+    start = Position.initial("long")
+    t.show(start)
+    t.roll(6, 5)
+    illegal = start.apply("24/18 24/19")  # two checkers off the head: not allowed with 6-5
+    # every other frame the camera also sees the top checker of black's head on the point
+    # beside it: the places that changed are the same in every frame, the misread beside them
+    # comes and goes
+    head = illegal.points.index(-15)
+    misread = list(illegal.points)
+    misread[head] += 1
+    misread[head - 1] -= 1
+    flicker = [illegal, Position("long", tuple(misread))]
+    for i in range(12):
+        t.show(flicker[i % 2], frames=1)
+    assert t.ref.turn is not None and t.ref.turn.status == "illegal" and ILLEGAL_PLAY in t.alerts()
+
+
+def test_misreads_at_different_places_do_not_add_up_to_an_alarm(table: Make) -> None:
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    # nothing has moved, but each frame the camera sees one checker stepped somewhere no 6 or 5
+    # takes it, never at the same place twice running: no alarm settles
+    wrong = [start.apply("6/4"), start.apply("8/7"), start.apply("13/11")]
+    for i in range(12):
+        t.show(wrong[i % 3], frames=1)
+    assert t.ref.turn is not None and t.ref.turn.status != "illegal" and ILLEGAL_PLAY not in t.alerts()
+
+
 def test_illegal_play_can_be_accepted_under_the_accept_option(table: Make) -> None:
     t = table("long", options={"illegal_play": "accept"})
     start = Position.initial("long")
