@@ -4,9 +4,12 @@ Seeded random games of both variants are scripted (checkers moved one at a time,
 board between steps, checkers mid-slide, dice on the board, a share of plays made illegally first
 and then put right), drawn frame by frame with the vision renderer on a random board style per
 game, and run through ``Recognizer`` -> orientation -> ``Referee`` with the dice events at their
-times. Reported: plays recorded right, false alarms per 100 turns (alerts other than the
-injected illegal plays), "please look" requests per 100 turns, injected illegal plays caught,
-and frames per second of vision + referee (rendering excluded) against the recording's own rate.
+times. Reported: plays recorded right (the game record at the end, after any play the referee
+re-read), false alarms per 100 turns (alerts other than the injected illegal plays and the
+requests below), "please check" notes per 100 turns (a play recorded, or re-read, that the
+referee asks a person to verify: information, not an alarm), "please look" requests per 100
+turns, injected illegal plays caught, and frames per second of vision + referee (rendering
+excluded) against the recording's own rate.
 
 Run: ``python -m benchmarks.referee_e2e [--games 4] [--seed 1] [--size 1280x720]``.
 """
@@ -31,7 +34,9 @@ from nardy.vision.config import RecognizerConfig
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.scene import Scene
 
-ALARMS_IGNORED = {"illegal-play", "please-look"}
+ALARMS_IGNORED = {"illegal-play", "please-look", "check-play"}
+"""Alert codes that are not false alarms: the injected illegal plays' own alert (counted as
+caught or not), and the requests to look or to check (counted on their own)."""
 
 
 def run_game(variant: str, seed: int, size: tuple[int, int], illegal_rate: float) -> dict[str, Any]:
@@ -72,6 +77,7 @@ def run_game(variant: str, seed: int, size: tuple[int, int], illegal_rate: float
         or (e.kind == "illegal" and not inside)
     )
     looks = sum(1 for e in history if e.kind == "alert" and e.data["code"] == "please-look")
+    checks = sum(1 for e in history if e.kind == "alert" and e.data["code"] == "check-play")
     return {
         "variant": variant,
         "seed": seed,
@@ -84,6 +90,7 @@ def run_game(variant: str, seed: int, size: tuple[int, int], illegal_rate: float
         "caught": caught,
         "false_alarms": false_alarms,
         "looks": looks,
+        "checks": checks,
         "frames": len(script.frames),
         "video_seconds": script.duration,
         "busy_seconds": busy,
@@ -111,7 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"game {i + 1}: {variant} seed {result['seed']}: "
             f"{result['right']}/{result['turns']} plays right, "
-            f"{result['caught']}/{result['illegal']} illegal caught, {result['false_alarms']} false alarms",
+            f"{result['caught']}/{result['illegal']} illegal caught, {result['false_alarms']} false alarms, "
+            f"{result['checks']} checks",
             flush=True,
         )
     rows = []
@@ -130,6 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "turns": turns,
                 "plays_right_pct": 100.0 * sum(g["right"] for g in chosen) / max(turns, 1),
                 "false_alarms_per_100": 100.0 * sum(g["false_alarms"] for g in chosen) / max(turns, 1),
+                "checks_per_100": 100.0 * sum(g["checks"] for g in chosen) / max(turns, 1),
                 "looks_per_100": 100.0 * sum(g["looks"] for g in chosen) / max(turns, 1),
                 "illegal": sum(g["illegal"] for g in chosen),
                 "caught": sum(g["caught"] for g in chosen),
@@ -143,6 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "turns",
         "plays right %",
         "false alarms/100",
+        "checks/100",
         "looks/100",
         "illegal caught",
         "fps",
@@ -158,6 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     r["turns"],
                     r["plays_right_pct"],
                     r["false_alarms_per_100"],
+                    r["checks_per_100"],
                     r["looks_per_100"],
                     f"{r['caught']}/{r['illegal']}",
                     r["fps"],
