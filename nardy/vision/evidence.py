@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 
 from nardy.vision.config import EvidenceConfig
 from nardy.vision.masks import EDGE, FIELD, OUTSIDE, POINT0, POINT1, BoardMasks
+from nardy.vision.stats import median
 
 F32 = NDArray[np.float32]
 
@@ -78,10 +79,14 @@ def _gain_field(
     a = np.column_stack([np.ones_like(u), u, v, u * v, u * u])
     coef = np.zeros(5)
     good = np.ones(len(med), bool)
+    fitted: NDArray[np.bool_] | None = None
     for _ in range(3):
+        if fitted is not None and np.array_equal(good, fitted):
+            break  # the same cells again: the same fit
+        fitted = good
         coef = np.asarray(np.linalg.lstsq(a[good], med[good], rcond=None)[0], dtype=np.float64)
         res = np.abs(a @ coef - med)
-        good = res <= max(3 * float(np.median(res)), 0.02)
+        good = res <= max(3 * float(median(res)), 0.02)
     c0, c1, c2, c3, c4 = (float(c) for c in coef)
     gu = ((np.arange(w, dtype=np.float32) + 0.5) / w - 0.5)[None, :]
     gv = ((np.arange(h, dtype=np.float32) + 0.5) / h - 0.5)[:, None]
@@ -100,9 +105,10 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
     # each region's own look (robust, from the parts of it that checkers seldom cover) ...
     looks = np.zeros((6, 3), np.float32)
     ratio_y, ratio_x, ratios = [], [], []
+    flat_lab = lab.reshape(-1, 3)
     for t, (ys, xs) in seeds.items():
-        px = lab[ys, xs]
-        looks[t] = np.median(px, axis=0)
+        px = np.take(flat_lab, masks.seed_flat[t], axis=0)
+        looks[t] = median(px, axis=0)
         ratio_y.append(ys)
         ratio_x.append(xs)
         ratios.append((px[:, 0] + config.dark_offset) / (looks[t, 0] + config.dark_offset))
@@ -118,18 +124,26 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
     sq_weights = (weights * weights)[None, :]
     offset = np.float32(config.dark_offset)
 
-    def distance(regions: NDArray[np.uint8]) -> F32:
-        expected = cv2.LUT(regions, table)
-        expected[:, :, 0] = (expected[:, :, 0] + offset) * gain - offset
-        delta = lab - expected
+    def distance(pixels: F32, expected: F32, gains: F32) -> F32:
+        """Weighted distance of Lab ``pixels`` (..., 3) from the ``expected`` looks (..., 3) under the
+        light ``gains`` (...); the same arithmetic for the whole view and for a list of pixels."""
+        expected[..., 0] = (expected[..., 0] + offset) * gains - offset
+        delta = pixels - expected
         return np.asarray(cv2.sqrt(cv2.transform(delta * delta, sq_weights)), dtype=np.float32)
 
-    dist = distance(masks.region3)
+    dist = distance(lab, np.asarray(cv2.LUT(masks.region3, table), dtype=np.float32), gain)
     if masks.edge_index[0].size:
-        np.minimum(dist, distance(masks.alternate3), out=dist, where=masks.edge)
+        # at the points' edges the look of the point they border is accepted too
+        flat, flat_dist = masks.edge_flat, dist.reshape(-1)
+        at_edge = distance(
+            np.take(lab.reshape(-1, 3), flat, axis=0)[:, None, :],
+            np.asarray(cv2.LUT(masks.edge_alternate3, table), dtype=np.float32),
+            np.take(gain.reshape(-1), flat)[:, None],
+        )
+        flat_dist[flat] = np.minimum(np.take(flat_dist, flat), at_edge.reshape(-1))
     spread = np.full(6, config.noise_floor, np.float32)
-    for t, (ys, xs) in seeds.items():
-        spread[t] = max(config.noise_floor, 1.4826 * float(np.median(dist[ys, xs])))
+    for t in seeds:
+        spread[t] = max(config.noise_floor, 1.4826 * float(median(np.take(dist, masks.seed_flat[t]))))
     spread[EDGE] = max(spread[FIELD], spread[POINT0], spread[POINT1]) / config.edge_discount
     spread[OUTSIDE] = spread[FIELD]
     spreads = np.zeros((1, 256), np.float32)
@@ -147,7 +161,7 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
     gx *= masks.inside_weight
     gy *= masks.inside_weight
     gx2, gy2 = gx * gx, gy * gy
-    scale = float(np.median((gx2 + gy2)[::2, ::2])) + config.gradient_floor
+    scale = float(median(gx2[::2, ::2] + gy2[::2, ::2])) + config.gradient_floor
     half = np.float32(0.5 / scale)
     d1, d2 = gx + gy, gx - gy
     d1 *= d1

@@ -31,8 +31,14 @@ class BoardMasks:
     """Inner tip halves of the points of colour 0 and 1 (rarely covered)."""
     seed_index: dict[int, tuple[NDArray[np.intp], ...]]
     """(ys, xs) of the pixels each region's look is learnt from (band, tips, bar), thinned out."""
+    seed_flat: dict[int, NDArray[np.intp]]
+    """The same pixels as indices into the flattened (h * w) view."""
     edge_index: tuple[NDArray[np.intp], ...]
     """(ys, xs) of all EDGE pixels."""
+    edge_flat: NDArray[np.intp]
+    """(n,) the same EDGE pixels as indices into the flattened (h * w) view."""
+    edge_alternate3: NDArray[np.uint8]
+    """(n, 1, 3) ``alternate3`` at those pixels (the region of the point each borders)."""
     region_index: NDArray[np.intp]
     """``region`` as an index array."""
     region3: NDArray[np.uint8]
@@ -150,6 +156,7 @@ def board_masks(
         place[h // 2 :, in_column] = POINTS_PER_ROW + i
     bar_x0, bar_x1 = geometry.half_width * s, (geometry.half_width + geometry.bar_width) * s
     place[:, (xs >= bar_x0) & (xs < bar_x1)] = BAR_PLACE
+    edge_index = np.nonzero(is_edge)
     outside = (region == OUTSIDE).astype(np.uint8)
     near = cv2.dilate(outside, np.ones((5, 5), np.uint8)) if outside.any() else outside
     inside_weight = (1 - near).astype(np.float32)
@@ -159,7 +166,10 @@ def board_masks(
         band,
         (tips[0] > 0, tips[1] > 0),
         seed_index,
-        np.nonzero(region == EDGE),
+        {t: np.ravel_multi_index(ix, (h, w)).astype(np.intp) for t, ix in seed_index.items()},
+        edge_index,
+        np.ravel_multi_index(edge_index, (h, w)).astype(np.intp),
+        np.ascontiguousarray(np.repeat(alternate[edge_index], 3).reshape(-1, 1, 3)),
         region.astype(np.intp),
         np.asarray(cv2.merge([region.astype(np.uint8)] * 3), dtype=np.uint8),
         np.asarray(cv2.merge([alternate] * 3), dtype=np.uint8),
