@@ -45,24 +45,12 @@ def _odd(n: float) -> int:
     return k if k % 2 else k + 1
 
 
-def _shift(a: F32, dy: int, dx: int) -> F32:
-    """out[y, x] = a[y + dy, x + dx], edges replicated."""
+def _shifts(a: F32, ry: int, rx: int, offsets: list[tuple[int, int]]) -> list[F32]:
+    """For each (dy, dx) of ``offsets`` (|dy| <= ry, |dx| <= rx) the (h, w) view out[y, x] = a[y + dy,
+    x + dx], edges replicated: windows of one copy of ``a`` padded by (ry, rx)."""
     h, w = a.shape
-    out = np.empty_like(a)
-    ys = slice(max(0, -dy), h - max(0, dy))
-    yd = slice(max(0, dy), h - max(0, -dy))
-    xs = slice(max(0, -dx), w - max(0, dx))
-    xd = slice(max(0, dx), w - max(0, -dx))
-    out[ys, xs] = a[yd, xd]
-    if dy > 0:
-        out[h - dy :, xs] = out[h - dy - 1 : h - dy, xs]
-    elif dy < 0:
-        out[:-dy, xs] = out[-dy : -dy + 1, xs]
-    if dx > 0:
-        out[:, w - dx :] = out[:, w - dx - 1 : w - dx]
-    elif dx < 0:
-        out[:, :-dx] = out[:, -dx : -dx + 1]
-    return out
+    padded = np.asarray(cv2.copyMakeBorder(a, ry, ry, rx, rx, cv2.BORDER_REPLICATE), dtype=np.float32)
+    return [padded[ry + dy : ry + dy + h, rx + dx : rx + dx + w] for dy, dx in offsets]
 
 
 def radial_votes(ev: Evidence, radius: float, spread: tuple[float, ...], floor: float) -> F32:
@@ -104,9 +92,9 @@ def feature_maps(config: DetectConfig, ev: Evidence, diameter_px: float) -> list
     diag2 = np.log1p(box(ev.gd2, cv2.CV_32F, (small, small)))
     c = int(round(r * 0.7071))
     ri = int(round(r))
-    end_a, end_b = _shift(along_y, -ri, 0), _shift(along_y, ri, 0)
-    side_a, side_b = _shift(along_x, 0, -ri), _shift(along_x, 0, ri)
-    d = [_shift(diag1, c, c), _shift(diag1, -c, -c), _shift(diag2, c, -c), _shift(diag2, -c, c)]
+    end_a, end_b = _shifts(along_y, ri, 0, [(-ri, 0), (ri, 0)])
+    side_a, side_b = _shifts(along_x, 0, ri, [(0, -ri), (0, ri)])
+    d = _shifts(diag1, c, c, [(c, c), (-c, -c)]) + _shifts(diag2, c, c, [(c, -c), (-c, c)])
     diag_min = np.minimum(np.minimum(d[0], d[1]), np.minimum(d[2], d[3]))
     diag_mean = (d[0] + d[1] + d[2] + d[3]) * 0.25
     busy = np.log1p(box(ev.gx2 + ev.gy2, cv2.CV_32F, (core, core)))
@@ -217,7 +205,8 @@ class Detector:
         b1 = self.b1 - (self.mean / self.std) @ self.w1
         hid = w1 @ x
         hid += b1[:, None]
-        np.maximum(hid, 0, out=hid)
+        # the ReLU (as a threshold: a zero's sign cannot change the sum below, which adds b2)
+        hid = np.asarray(cv2.threshold(hid, 0.0, 0.0, cv2.THRESH_TOZERO)[1], dtype=np.float32)
         return np.asarray(self.w2.reshape(-1) @ hid + np.float32(self.b2), dtype=np.float32)
 
 
