@@ -26,6 +26,7 @@ from numpy.typing import NDArray
 
 from nardy.vision.config import CountConfig
 from nardy.vision.detect import LayerHead
+from nardy.vision.stats import median
 
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
@@ -264,19 +265,38 @@ def gap_features(
     ``middles``: other places to look at the same way, instead of the line's gaps."""
     h, w = score.shape
     reach = max(1, int(round(0.3 * diameter)))
-    typical = float(np.median(line.scores)) if line.scores else 0.0
-    rows = []
-    for mx, my in _middles(line.centres) if middles is None else middles:
-        cx, cy = int(round(mx)), int(round(my))
-        ys = slice(max(0, cy - reach), min(h, cy + reach + 1))
-        xs = slice(max(0, cx - reach), min(w, cx + reach + 1))
-        win = score[ys, xs]
-        best = float(win.max()) if win.size else -10.0
-        means = np.zeros(len(maps))
+    typical = float(median(np.asarray(line.scores, dtype=np.float64))) if line.scores else 0.0
+    places = _middles(line.centres) if middles is None else middles
+    n_maps = len(maps)
+    out = np.zeros((len(places), n_maps + 2))
+    if not places:
+        return out
+    centre = np.array([(int(round(mx)), int(round(my))) for mx, my in places], dtype=np.intp).reshape(-1, 2)
+    cx, cy = centre[:, 0], centre[:, 1]
+    inner = (cx >= reach) & (cx + reach < w) & (cy >= reach) & (cy + reach < h)
+    # the windows wholly inside the view, all at once (each map's window is averaged as a block of
+    # its own, as one window alone would be)
+    k = np.flatnonzero(inner)
+    if len(k):
+        span = np.arange(-reach, reach + 1)
+        at = (cy[k, None, None] + span[None, :, None]) * w + (cx[k, None, None] + span[None, None, :])
+        out[k, n_maps] = np.take(score, at).max(axis=(1, 2))
+        if maps:
+            windows = np.empty((len(k), n_maps, 2 * reach + 1, 2 * reach + 1), np.float32)
+            for j, m in enumerate(maps):
+                np.take(m, at, out=windows[:, j])
+            out[k, :n_maps] = windows.mean(axis=(2, 3))
+    # those cut by the view's edge, one at a time
+    for i in np.flatnonzero(~inner):
+        ys_cut = slice(max(0, int(cy[i]) - reach), min(h, int(cy[i]) + reach + 1))
+        xs_cut = slice(max(0, int(cx[i]) - reach), min(w, int(cx[i]) + reach + 1))
+        win = score[ys_cut, xs_cut]
+        out[i, n_maps] = float(win.max()) if win.size else -10.0
         if maps and win.size:
-            means = np.stack([m[ys, xs] for m in maps]).mean(axis=(1, 2))
-        rows.append([*means.tolist(), typical, best - typical])
-    return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(maps) + 2)
+            out[i, :n_maps] = np.stack([m[ys_cut, xs_cut] for m in maps]).mean(axis=(1, 2))
+    out[:, n_maps + 1] = out[:, n_maps] - typical
+    out[:, n_maps] = typical
+    return out
 
 
 def layer_counts(
