@@ -20,8 +20,19 @@ import numpy as np
 from numpy.typing import NDArray
 
 from nardy.vision.config import ColourConfig
+from nardy.vision.stats import median
 
 F64 = NDArray[np.float64]
+
+
+def _mean_rows(x: F64, weights: F64) -> F64:
+    """``np.average(x, axis=0, weights=weights)`` of rows ``x`` (N, k) with ``weights`` (N,): the same
+    arithmetic, without its overhead."""
+    w = weights.reshape(-1, 1)
+    total = w.sum(axis=0)
+    if np.any(total == 0.0):
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    return np.asarray((x * w).sum(axis=0) / total, dtype=np.float64)
 
 
 def _two_means(x: F64, weights: F64, min_share: float) -> tuple[F64, F64, NDArray[np.bool_]]:
@@ -29,7 +40,7 @@ def _two_means(x: F64, weights: F64, min_share: float) -> tuple[F64, F64, NDArra
     cut, refined by 2-means in full colour); each group keeps at least ``min_share`` of the weight, so
     one stray stack cannot be a group of its own."""
     n = len(x)
-    centre = np.average(x, axis=0, weights=weights)
+    centre = _mean_rows(x, weights)
     if n < 2:
         return centre, centre, np.zeros(n, bool)
     _, _, vt = np.linalg.svd((x - centre) * np.sqrt(weights)[:, None], full_matrices=False)
@@ -48,8 +59,8 @@ def _two_means(x: F64, weights: F64, min_share: float) -> tuple[F64, F64, NDArra
     group = np.zeros(n, bool)
     group[order[int(np.argmin(cost)) + 1 :]] = True
     for _ in range(5):  # refine with plain 2-means in full colour
-        ca = np.average(x[~group], axis=0, weights=weights[~group])
-        cb = np.average(x[group], axis=0, weights=weights[group])
+        ca = _mean_rows(x[~group], weights[~group])
+        cb = _mean_rows(x[group], weights[group])
         new = np.linalg.norm(x - cb, axis=1) < np.linalg.norm(x - ca, axis=1)
         if (new == group).all() or min(
             float(weights[new].sum()), float(weights[~new].sum())
@@ -57,8 +68,8 @@ def _two_means(x: F64, weights: F64, min_share: float) -> tuple[F64, F64, NDArra
             break
         group = new
     return (
-        np.average(x[~group], axis=0, weights=weights[~group]),
-        np.average(x[group], axis=0, weights=weights[group]),
+        _mean_rows(x[~group], weights[~group]),
+        _mean_rows(x[group], weights[group]),
         group,
     )
 
@@ -97,7 +108,7 @@ def colour_groups(
     nearer = np.linalg.norm(xr - light, axis=1) < np.linalg.norm(xr - dark, axis=1)
     deviation = np.abs(xr - np.where(nearer[:, None], light, dark))
     spread = config.spread_scale * np.maximum(
-        config.spread_floor / np.sqrt(3.0), 1.4826 * np.median(deviation, axis=0)
+        config.spread_floor / np.sqrt(3.0), 1.4826 * median(deviation, axis=0)
     )
     return light, dark, spread
 

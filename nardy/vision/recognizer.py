@@ -41,6 +41,7 @@ from nardy.vision.masks import BoardMasks, board_masks
 from nardy.vision.observation import CountReading, Observation, PointReading
 from nardy.vision.rectify import Intrinsics, RectifyMaps, rectify, rectify_maps
 from nardy.vision.settle import Unsettled, unsettled_places
+from nardy.vision.stats import median
 from nardy.vision.tray import TrayView, off_counts, read_tray, row_light, tray_view
 
 T = TypeVar("T")
@@ -271,7 +272,7 @@ class Recognizer:
                 groups = [occ[pl >= 0.5], occ[pl < 0.5]]
                 centres = [g.mean(axis=0) for g in groups if len(g)]
                 dist = np.min([np.linalg.norm(occ - c, axis=1) for c in centres], axis=0)
-                spread = max(cfg.colour.spread_floor, float(np.median(dist)))
+                spread = max(cfg.colour.spread_floor, float(median(dist)))
                 limit = max(cfg.colour.outlier, cfg.colour.outlier_spreads * spread)
                 strange = [occupied[k] for k in np.flatnonzero(dist > limit)]
             # a short stack far from both checker colours may be no checker at all (a point's base)

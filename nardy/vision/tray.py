@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 from nardy.vision.camera import Camera
 from nardy.vision.config import TrayConfig
 from nardy.vision.geometry import BoardGeometry
+from nardy.vision.stats import median
 
 F64 = NDArray[np.float64]
 
@@ -164,12 +165,7 @@ class TrayReading:
 
 def _median(x: F64, axis: int = 0) -> F64:
     """``np.median(x, axis)`` without its overhead (no NaNs here)."""
-    n = x.shape[axis]
-    k = n // 2
-    if n % 2:
-        return np.asarray(np.take(np.partition(x, k, axis=axis), k, axis=axis), dtype=np.float64)
-    part = np.partition(x, (k - 1, k), axis=axis)
-    return np.asarray(0.5 * (np.take(part, k - 1, axis=axis) + np.take(part, k, axis=axis)), np.float64)
+    return np.asarray(median(x, axis), dtype=np.float64)
 
 
 def _swing(lightness: F64, period: int, ahead: bool) -> F64:
