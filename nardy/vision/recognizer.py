@@ -61,7 +61,7 @@ def _pad(p: F64, n: int) -> tuple[float, ...]:
     out = np.zeros(n + 1)
     out[: min(len(p), n + 1)] = p[: n + 1]
     s = out.sum()
-    return tuple(float(v) for v in (out / s if s > 0 else out))
+    return tuple((out / s if s > 0 else out).tolist())
 
 
 def _median_rows(x: F64) -> F64:
@@ -222,10 +222,12 @@ class Recognizer:
             weights: list[float] = []
             disc_colours: list[F64] = []
             every = [c for line in tops + bottoms for c in line.centres]
-            sampled = np.split(looks(every), np.cumsum([len(line.centres) for line in tops + bottoms])[:-1])
-            for line, cols in zip(tops + bottoms, sampled, strict=True):
+            seen = looks(every + list(bar_centres))  # the lines' discs, then the bar's candidates
+            bar_cols = seen[len(every) :]
+            ends = np.cumsum([len(line.centres) for line in tops + bottoms])
+            sampled = np.split(seen[: len(every)], ends[:-1])
+            for line, cols in zip(self._consistent_lines(tops + bottoms, sampled), sampled, strict=True):
                 if line.centres:
-                    line = self._consistent(line, cols)
                     samples.append(_median_rows(cols[: len(line.centres)]))
                     weights.append(float(len(line.centres)))
                     disc_colours.append(cols[: len(line.centres)])
@@ -235,7 +237,7 @@ class Recognizer:
                     disc_colours.append(np.zeros((0, 3)))
                 lines.append(line)
             occupied = [i for i, wgt in enumerate(weights) if wgt > 0]
-            bar_samples = list(looks([c for c, o in zip(bar_centres, bar_odds, strict=True) if o > 0]))
+            bar_samples = list(bar_cols[[k for k, o in enumerate(bar_odds) if o > 0]])
             colours = np.array([samples[i] for i in occupied] + bar_samples).reshape(-1, 3)
             wts = np.array([weights[i] for i in occupied] + [1.0] * len(bar_samples))
             # the points' stacks define the two colours when there are enough of them
@@ -252,9 +254,7 @@ class Recognizer:
             p_bar_all[pos] = p[len(occupied) :]
             if len(bar_centres) > len(pos):  # weak bar candidates: colour them against the groups too
                 weak = [k for k, o in enumerate(bar_odds) if o <= 0]
-                ref = np.array(
-                    [samples[i] for i in occupied] + list(looks([bar_centres[k] for k in weak]))
-                ).reshape(-1, 3)
+                ref = np.array([samples[i] for i in occupied] + list(bar_cols[weak])).reshape(-1, 3)
                 pw = light_probabilities(
                     cfg.colour,
                     ref,
@@ -296,7 +296,6 @@ class Recognizer:
                 # a line by its typical colour (glare can make one disc of a real stack look unlike)
                 far = group_distance(cfg.colour, groups_found, np.array(samples).reshape(-1, 3))
                 alike = [np.full(len(c), f <= limit_spreads) for c, f in zip(disc_colours, far, strict=True)]
-                bar_cols = looks(bar_centres)
                 bar_alike = group_distance(cfg.colour, groups_found, bar_cols) <= limit_spreads
             return p_lines, p_bar_all, strange, lines, alike, bar_alike, groups_found
 
@@ -403,22 +402,37 @@ class Recognizer:
         """``line`` with its count probabilities weighed by colour (``cols``: (n, 3) Lab of its discs):
         a stack is one colour, so a disc much unlike the discs below it (a point's wide base, a die
         next to a checker) is unlikely to be one more checker of it; the line is cut before it."""
+        return self._consistent_lines([line], [cols])[0]
+
+    def _consistent_lines(self, lines: list[Line], cols: list[F64]) -> list[Line]:
+        """``_consistent`` of every line of ``lines`` (``cols[i]``: (n_i, 3) Lab of line i's discs), the
+        colour distances of all the lines worked out together (each line's numbers as on its own)."""
         cc = self.config.colour
-        if len(cols) < 2:
-            return line
-        below = np.cumsum(cols, axis=0)[:-1] / np.arange(1, len(cols))[:, None]
-        far = np.linalg.norm(cols[1:] - below, axis=1) - cc.stack_spread
-        step = np.minimum(cc.stack_penalty_cap, cc.stack_penalty * np.maximum(far, 0.0))
-        if not step.any():
-            return line
-        penalty = np.concatenate([[0.0, 0.0], np.cumsum(step)])  # penalty[n]: a stack of n of these
-        strong = np.flatnonzero(step > 0.5 * cc.stack_penalty_cap)
-        cut = int(strong[0]) + 1 if len(strong) else len(cols)
-        p = line.probabilities.copy()
-        k = min(len(p), len(penalty))
-        p[:k] *= np.exp(-penalty[:k])
-        p[k:] *= np.exp(-penalty[-1])
-        return Line(p / p.sum(), line.centres[:cut], line.scores[:cut])
+        out = list(lines)
+        todo = [i for i, c in enumerate(cols) if len(c) >= 2]
+        if not todo:
+            return out
+        size = [len(cols[i]) for i in todo]
+        x = np.zeros((len(todo), max(size), 3))
+        for j, i in enumerate(todo):
+            x[j, : size[j]] = cols[i]
+        # each disc against the mean of the discs below it (rows past a line's end are not looked at)
+        below = np.cumsum(x, axis=1)[:, :-1] / np.arange(1, x.shape[1])[None, :, None]
+        far = np.linalg.norm(x[:, 1:] - below, axis=2) - cc.stack_spread
+        steps = np.minimum(cc.stack_penalty_cap, cc.stack_penalty * np.maximum(far, 0.0))
+        for j, i in enumerate(todo):
+            step, line = steps[j, : size[j] - 1], lines[i]
+            if not step.any():
+                continue
+            penalty = np.concatenate([[0.0, 0.0], np.cumsum(step)])  # penalty[n]: a stack of n of these
+            strong = np.flatnonzero(step > 0.5 * cc.stack_penalty_cap)
+            cut = int(strong[0]) + 1 if len(strong) else size[j]
+            p = line.probabilities.copy()
+            k = min(len(p), len(penalty))
+            p[:k] *= np.exp(-penalty[:k])
+            p[k:] *= np.exp(-penalty[-1])
+            out[i] = Line(p / p.sum(), line.centres[:cut], line.scores[:cut])
+        return out
 
     @staticmethod
     def _samples(smooth: NDArray[np.float32], centres: tuple[tuple[float, float], ...]) -> F64:
