@@ -61,7 +61,8 @@ def radial_votes(ev: Evidence, radius: float, spread: tuple[float, ...], floor: 
     root = ev.root_magnitude
     h, w = root.shape
     flat = np.flatnonzero(root > np.sqrt(floor))
-    ys, xs = np.divmod(flat, w)
+    ys = flat // w
+    xs = flat - ys * w
     weight = root.reshape(-1)[flat]
     m = weight * weight
     ux, uy = ev.gx.reshape(-1)[flat] / m, ev.gy.reshape(-1)[flat] / m
@@ -69,8 +70,12 @@ def radial_votes(ev: Evidence, radius: float, spread: tuple[float, ...], floor: 
     reach = np.array([sign * f * radius for f in spread for sign in (1.0, -1.0)], np.float32)[:, None]
     pad = int(np.ceil(float(np.abs(reach).max()))) + 1
     wide = w + 2 * pad
-    px = np.rint((xs + pad).astype(np.float32) + reach * ux)
-    py = np.rint((ys + pad).astype(np.float32) + reach * uy)
+    px = reach * ux
+    px += (xs + pad).astype(np.float32)
+    np.rint(px, out=px)
+    py = reach * uy
+    py += (ys + pad).astype(np.float32)
+    np.rint(py, out=py)
     py *= np.float32(wide)
     py += px  # the padded grid has fewer than 2**24 cells: exact in single precision
     votes = np.broadcast_to(weight, px.shape).reshape(-1)
