@@ -358,6 +358,24 @@ def test_a_doubtful_play_is_re_read_when_the_next_board_shows_another(table: Mak
     assert ILLEGAL_PLAY not in t.alerts()
 
 
+def test_a_doubtful_play_is_not_re_read_when_two_other_plays_fit_the_next_board(table: Make) -> None:
+    from nardy.referee.reading import BoardReading
+
+    t = table("short")
+    _torn_between_24_13_and_24_18_13_8(t, lean=0.55)
+    t.roll(3, 1)  # recorded as 24/13, doubtful
+    # black plays; the board now shows a white checker plainly on 18 (so not 24/13), but whether the
+    # 5 was 13/8 or 8/3 the camera cannot tell: the record is not changed on a guess
+    truth = Position.initial("short").apply("24/18 13/8").with_turn(Color.BLACK).apply("8/5 6/5")
+    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in truth.points]
+    points[12] = {4: 0.5, 5: 0.5}  # point 13
+    points[7] = {4: 0.5, 2: 0.5}  # point 8
+    points[2] = {0: 0.5, 1: 0.5}  # point 3
+    t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None))
+    assert t.ref.moves[0].play.text() == "24/13" and "turn-revised" not in t.kinds()
+    assert t.ref.turn is not None and t.ref.turn.status != "played"
+
+
 def test_a_clear_record_is_not_re_read_and_the_next_board_is_illegal(table: Make) -> None:
     t = table("short")
     start = Position.initial("short")
