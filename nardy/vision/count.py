@@ -160,20 +160,21 @@ def count_lines(
         ended = best + reach[None]
     # prefix maxima over where the line ends: A[k, s, e] = best line of k discs ending at or before e
     prefix = np.maximum.accumulate(ended, axis=2)
-    zero = np.zeros((1, 2 * n_col, h))
-    prefix = np.concatenate([zero, prefix - config.start_cost], axis=0)  # index k = k discs
-    top, bottom = prefix[:, :n_col], prefix[:, n_col:]
+    prefix -= config.start_cost
+    k1 = len(prefix) + 1  # index k of what follows: k discs
     gap = int(np.ceil(diameter))
     # bottom line ending at index e' (from the bottom) leaves the top line room up to h - 1 - gap - e'
     # joint[n, m, c] = max_e top[n, c, e] + bottom[m, c, h - 1 - gap - e]
     e = np.arange(h)
     partner = h - 1 - gap - e
     valid = partner >= 0
-    bottom_at = np.where(valid[None, None, :], bottom[:, :, np.clip(partner, 0, h - 1)], NEG)
-    bottom_at[0] = 0.0  # no bottom line: the top may use the whole column
     # in single precision: the sum is the count stage's biggest array, and scores are small numbers
-    top32, bottom32 = top.astype(np.float32), bottom_at.astype(np.float32)
-    joint = np.max(top32[:, None, :, :] + bottom32[None, :, :, :], axis=3).astype(np.float64)  # (K+1, K+1, C)
+    top = np.zeros((k1, n_col, h), np.float32)
+    top[1:] = prefix[:, :n_col]
+    bottom_at = np.full((k1, n_col, h), NEG, np.float32)
+    bottom_at[0] = 0.0  # no bottom line: the top may use the whole column
+    bottom_at[1:, :, valid] = prefix[:, n_col:, partner[valid]]
+    joint = np.max(top[:, None, :, :] + bottom_at[None, :, :, :], axis=3).astype(np.float64)  # (K+1, K+1, C)
     joint = np.maximum(joint, NEG)
     z = joint / config.temperature
     z -= z.max(axis=(0, 1), keepdims=True)
@@ -181,7 +182,6 @@ def count_lines(
     p /= p.sum(axis=(0, 1), keepdims=True)
     tops: list[Line] = []
     bottoms: list[Line] = []
-    k1 = joint.shape[0]
     best_n, best_m = np.divmod(np.argmax(joint.reshape(k1 * k1, n_col), axis=0), k1)
     p_top, p_bottom = p.sum(axis=1), p.sum(axis=0)  # (K+1, C) each
     for c in range(n_col):
