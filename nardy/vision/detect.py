@@ -216,14 +216,22 @@ class Detector:
         return np.asarray(self.w2.reshape(-1) @ hid + np.float32(self.b2), dtype=np.float32)
 
 
-def score_map(detector: Detector, maps: list[F32], where: NDArray[np.bool_] | None = None) -> F32:
+def score_map(
+    detector: Detector,
+    maps: list[F32],
+    where: NDArray[np.bool_] | None = None,
+    places: NDArray[np.intp] | None = None,
+) -> F32:
     """(h, w) float32 log-odds that a checker top is centred at each pixel (only at ``where`` if given;
-    elsewhere -20)."""
+    elsewhere -20). ``places``: ``np.flatnonzero(where)``, when already at hand."""
     if len(maps) != N_FEATURES:
         raise ValueError(f"{len(maps)} feature maps, the detector wants {N_FEATURES}")
     h, w = maps[0].shape
     out = np.full(h * w, -20.0, np.float32)
-    flat = np.arange(h * w) if where is None else np.flatnonzero(where)
+    if places is not None:
+        flat = places
+    else:
+        flat = np.arange(h * w) if where is None else np.flatnonzero(where)
     x = np.empty((len(maps), len(flat)), np.float32)
     for row, m in zip(x, maps, strict=True):
         np.take(m.reshape(-1), flat, out=row)

@@ -112,6 +112,7 @@ class Recognizer:
         self._maps: RectifyMaps | None = None
         self._masks: BoardMasks | None = None
         self._where: NDArray[np.bool_] | None = None
+        self._where_flat: NDArray[np.intp] | None = None
         self._tray: TrayView | None = None
 
     def prepare(self, frame_size: tuple[int, int]) -> RectifyMaps:
@@ -135,6 +136,7 @@ class Recognizer:
                 xi = int(round(x))
                 where[:, max(0, xi - slip) : xi + slip + 1] = True
             self._where = where
+            self._where_flat = np.flatnonzero(where)
             self._tray = self._tray_view(self._maps, frame_size)
         return self._maps
 
@@ -173,7 +175,7 @@ class Recognizer:
 
         def detect() -> tuple[NDArray[np.float32], list[NDArray[np.float32]]]:
             fmaps = feature_maps(cfg.detect, ev, d)
-            return score_map(self.detector, fmaps, self._where), fmaps
+            return score_map(self.detector, fmaps, self._where, self._where_flat), fmaps
 
         score, fmaps = _timed(timings, "detect", detect)
 
