@@ -90,27 +90,43 @@ def feature_maps(config: DetectConfig, ev: Evidence, diameter_px: float) -> list
     core = _odd(config.core * diameter_px)
     arc = _odd(config.arc * diameter_px)
     box = cv2.boxFilter
+    # (the arithmetic is done in place where it can be: fewer big arrays to fill)
+
+    def log_box(a: F32, size: tuple[int, int]) -> F32:
+        out = np.asarray(box(a, cv2.CV_32F, size), dtype=np.float32)
+        return np.asarray(np.log1p(out, out=out), dtype=np.float32)
+
     inside = box(np.minimum(ev.difference, config.difference_cap), cv2.CV_32F, (core, core))
-    along_x = np.log1p(box(ev.gx2, cv2.CV_32F, (3, arc)))
-    along_y = np.log1p(box(ev.gy2, cv2.CV_32F, (arc, 3)))
+    along_x = log_box(ev.gx2, (3, arc))
+    along_y = log_box(ev.gy2, (arc, 3))
     small = _odd(arc * 0.6)
-    diag1 = np.log1p(box(ev.gd1, cv2.CV_32F, (small, small)))
-    diag2 = np.log1p(box(ev.gd2, cv2.CV_32F, (small, small)))
+    diag1 = log_box(ev.gd1, (small, small))
+    diag2 = log_box(ev.gd2, (small, small))
     c = int(round(r * 0.7071))
     ri = int(round(r))
     end_a, end_b = _shifts(along_y, ri, 0, [(-ri, 0), (ri, 0)])
     side_a, side_b = _shifts(along_x, 0, ri, [(0, -ri), (0, ri)])
     d = _shifts(diag1, c, c, [(c, c), (-c, -c)]) + _shifts(diag2, c, c, [(c, -c), (-c, c)])
-    diag_min = np.minimum(np.minimum(d[0], d[1]), np.minimum(d[2], d[3]))
-    diag_mean = (d[0] + d[1] + d[2] + d[3]) * 0.25
-    busy = np.log1p(box(ev.gx2 + ev.gy2, cv2.CV_32F, (core, core)))
-    contrast = np.minimum(box(ev.contrast, cv2.CV_32F, (core, core)) * (1 / 32.0), config.contrast_cap)
+    diag_min = np.minimum(d[0], d[1])
+    np.minimum(diag_min, np.minimum(d[2], d[3]), out=diag_min)
+    diag_mean = d[0] + d[1]
+    diag_mean += d[2]
+    diag_mean += d[3]
+    diag_mean *= 0.25
+    busy = log_box(ev.gx2 + ev.gy2, (core, core))
+    contrast = np.asarray(box(ev.contrast, cv2.CV_32F, (core, core)), dtype=np.float32)
+    contrast *= 1 / 32.0
+    np.minimum(contrast, config.contrast_cap, out=contrast)
     votes = radial_votes(ev, r, config.vote_radii, config.vote_floor)
     votes = np.asarray(cv2.GaussianBlur(votes, (0, 0), config.vote_blur * diameter_px), dtype=np.float32)
     # the votes a disc's rim would cast, if all its edge were one gradient unit strong
     full = 2 * np.pi * r * len(config.vote_radii)
-    local = box(ev.root_magnitude, cv2.CV_32F, (_odd(2.4 * r), _odd(2.4 * r)), normalize=False)
-    symmetry = votes / (local + full * 0.25)
+    local = np.asarray(
+        box(ev.root_magnitude, cv2.CV_32F, (_odd(2.4 * r), _odd(2.4 * r)), normalize=False), dtype=np.float32
+    )
+    local += full * 0.25
+    symmetry = np.divide(votes, local, out=local)
+    votes *= 1 / full
     maps = [
         inside,
         contrast,
@@ -121,7 +137,7 @@ def feature_maps(config: DetectConfig, ev: Evidence, diameter_px: float) -> list
         diag_mean,
         along_y,
         busy,
-        np.log1p(votes * (1 / full)),
+        np.log1p(votes, out=votes),
         symmetry,
     ]
     return [np.asarray(m, dtype=np.float32) for m in maps]

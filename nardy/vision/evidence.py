@@ -128,8 +128,9 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
         """Weighted distance of Lab ``pixels`` (..., 3) from the ``expected`` looks (..., 3) under the
         light ``gains`` (...); the same arithmetic for the whole view and for a list of pixels."""
         expected[..., 0] = (expected[..., 0] + offset) * gains - offset
-        delta = pixels - expected
-        return np.asarray(cv2.sqrt(cv2.transform(delta * delta, sq_weights)), dtype=np.float32)
+        delta = np.subtract(pixels, expected, out=expected)  # (in place: fewer big arrays to fill)
+        np.multiply(delta, delta, out=delta)
+        return np.asarray(cv2.sqrt(cv2.transform(delta, sq_weights)), dtype=np.float32)
 
     dist = distance(lab, np.asarray(cv2.LUT(masks.region3, table), dtype=np.float32), gain)
     if masks.edge_index[0].size:
@@ -148,13 +149,16 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
     spread[OUTSIDE] = spread[FIELD]
     spreads = np.zeros((1, 256), np.float32)
     spreads[0, : len(spread)] = spread
-    diff = np.asarray(dist / cv2.LUT(masks.region3[:, :, 0], spreads), dtype=np.float32)
+    diff = np.asarray(cv2.LUT(masks.region3[:, :, 0], spreads), dtype=np.float32)
+    np.divide(dist, diff, out=diff)
     diff[masks.outside] = config.outside_difference
     # edges in relative terms (log lightness; log_scale 0 for plain lightness): a dark checker on a
     # dark point in shadow has weak edges in absolute terms but not in relative ones
     lum = lab[:, :, 0]
     if config.log_scale > 0:
-        lum = np.log(lum + np.float32(config.log_offset)) * np.float32(config.log_scale)
+        lum = lum + np.float32(config.log_offset)
+        np.log(lum, out=lum)
+        lum *= np.float32(config.log_scale)
     gx = np.asarray(cv2.Sobel(lum, cv2.CV_32F, 1, 0, ksize=3), dtype=np.float32)
     gy = np.asarray(cv2.Sobel(lum, cv2.CV_32F, 0, 1, ksize=3), dtype=np.float32)
     # the frame seen past the board's edge, and that edge itself, say nothing about checkers
@@ -169,7 +173,9 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
     d2 *= d2
     d2 *= half
     root = np.float32(1.0 / np.sqrt(scale))
-    gxn, gyn = gx * root, gy * root
+    gx *= root  # (gx and gy are not needed unscaled any more)
+    gy *= root
+    gxn, gyn = gx, gy
     inv = np.float32(1.0 / scale)
     gy2 *= inv
     gx2 *= inv
