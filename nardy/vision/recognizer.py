@@ -41,7 +41,7 @@ from nardy.vision.masks import BoardMasks, board_masks
 from nardy.vision.observation import CountReading, Observation, PointReading
 from nardy.vision.rectify import Intrinsics, RectifyMaps, rectify, rectify_maps
 from nardy.vision.settle import Unsettled, unsettled_places
-from nardy.vision.stats import median
+from nardy.vision.stats import median, window_means
 from nardy.vision.tray import TrayView, off_counts, read_tray, row_light, tray_view
 
 T = TypeVar("T")
@@ -205,8 +205,7 @@ class Recognizer:
             F64, F64, list[int], list[Line], list[NDArray[np.bool_]], NDArray[np.bool_], Groups
         ]:
             k = max(3, int(round(self.diameter_px * 0.4)) | 1)
-            smooth = np.asarray(cv2.blur(ev.lab, (k, k)), dtype=np.float32)
-            h, w = smooth.shape[:2]
+            h, w = ev.lab.shape[:2]
             off, correction = cfg.evidence.dark_offset, cfg.colour.light_correction
 
             def looks(centres: tuple[tuple[float, float], ...] | list[tuple[float, float]]) -> F64:
@@ -214,7 +213,8 @@ class Recognizer:
                 lightness, so light and dark are judged alike everywhere."""
                 c = np.rint(np.asarray(centres, dtype=np.float64).reshape(-1, 2)).astype(np.intp)
                 ys, xs = np.clip(c[:, 1], 0, h - 1), np.clip(c[:, 0], 0, w - 1)
-                cols = np.asarray(smooth[ys, xs], dtype=np.float64)
+                # the k x k box blur of the Lab view there (only where it is looked at)
+                cols = np.asarray(window_means(ev.lab, ys, xs, k), dtype=np.float64)
                 gain = np.asarray(ev.gain[ys, xs], dtype=np.float64) ** correction
                 cols[:, 0] = (cols[:, 0] + off) / gain - off
                 return cols

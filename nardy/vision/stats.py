@@ -8,6 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 S = TypeVar("S", bound=np.floating)
+F32 = NDArray[np.float32]
 
 PAIR_FROM = 256
 """Arrays longer than this are partitioned at two places even for one median (see ``median``)."""
@@ -28,3 +29,24 @@ def median(x: NDArray[S], axis: int | None = None) -> NDArray[S]:
     # np.median averages the two middle values in the data's own precision: (a + b) / 2
     both = np.take(part, k - 1, axis=axis) + np.take(part, k, axis=axis)
     return np.asarray(both / 2, dtype=x.dtype)
+
+
+def _reflected(i: NDArray[np.intp], n: int) -> NDArray[np.intp]:
+    """Indices ``i`` (within n - 1 of the range 0..n - 1) mirrored into it about its end pixels (OpenCV's
+    default border, BORDER_REFLECT_101)."""
+    i = np.abs(i)
+    return np.asarray(np.where(i > n - 1, 2 * (n - 1) - i, i), dtype=np.intp)
+
+
+def window_means(image: NDArray[np.float32], ys: NDArray[np.intp], xs: NDArray[np.intp], k: int) -> F32:
+    """(n, c) mean of the k x k window (k odd) round each pixel (``ys``, ``xs``) of ``image`` (h, w, c):
+    the value ``cv2.blur(image, (k, k))`` has there, borders included, for an image of whole numbers
+    (OpenCV sums in double precision and scales by 1 / k**2; sums of whole numbers are exact in any
+    order, so summing just the windows asked for gives the same numbers)."""
+    h, w = image.shape[:2]
+    span = np.arange(k) - k // 2
+    rows = _reflected(ys[:, None] + span[None, :], h)
+    cols = _reflected(xs[:, None] + span[None, :], w)
+    windows = image[rows[:, :, None], cols[:, None, :]]  # (n, k, k, c)
+    total = windows.sum(axis=(1, 2), dtype=np.float64)
+    return np.asarray(total * (1.0 / (k * k)), dtype=np.float32)
