@@ -57,10 +57,9 @@ def column_profiles(
     penalty = config.slip_penalty * (np.arange(-slip, slip + 1) / slip) ** 2
     vals = vals - penalty[None, None, :].astype(np.float32)
     arg = np.argmax(vals, axis=2)
-    best = np.take_along_axis(vals, arg[:, :, None], axis=2)[:, :, 0]
-    return np.ascontiguousarray(best.T), np.ascontiguousarray(
-        np.take_along_axis(xs[None, :, :].repeat(h, 0), arg[:, :, None], 2)[:, :, 0].T
-    )
+    # the best value itself, and the x it is at: xs[c, arg[y, c]]
+    at = xs[np.arange(len(xs))[:, None], arg.T]
+    return np.ascontiguousarray(vals.max(axis=2).T), np.ascontiguousarray(at)
 
 
 def column_cover(config: CountConfig, difference: F32, column_x: NDArray[np.float64], point_px: float) -> F32:
