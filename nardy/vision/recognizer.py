@@ -449,10 +449,20 @@ class Recognizer:
         max_count + 1)."""
         n = self.config.max_count + 1
         p = np.zeros((len(lines), n))
-        for row, line, extra in zip(p, lines, extras, strict=True):
+        # the lines with nothing on top (most of them) all at once, the others one by one
+        alone = [i for i, extra in enumerate(extras) if len(extra) == 1]
+        if len({len(lines[i].probabilities) for i in alone}) == 1:
+            q = np.array([lines[i].probabilities for i in alone])
+            q *= np.array([extras[i][0] for i in alone])[:, None]
+            q = q[:, :n]
+            p[alone, : q.shape[1]] = q / q.sum(axis=1, keepdims=True)
+        else:
+            alone = []
+        for i in sorted(set(range(len(lines))) - set(alone)):
+            line, extra = lines[i], extras[i]
             q = line.probabilities * extra[0] if len(extra) == 1 else np.convolve(line.probabilities, extra)
             q = q[:n]
-            row[: len(q)] = q / q.sum()
+            p[i, : len(q)] = q / q.sum()
         floor = self.config.count.count_floor
         p *= 1 - floor
         p += floor / n
