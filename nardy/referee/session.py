@@ -709,8 +709,8 @@ class Referee:
         )[: self.config.revise_beam]
         found: list[tuple[float, Play, Position, Decision]] = []
         for _, play, after in rivals:
-            if after.same_board(prev.after):
-                continue
+            if after.same_board(prev.after) or self.variant.result(after, self.cube.value) is not None:
+                continue  # the record itself, or a play that would have ended the game
             then = decode(
                 self.variant,
                 after.with_turn(turn.mover),
