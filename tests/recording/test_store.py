@@ -160,6 +160,13 @@ def test_bad_requests_are_refused_and_change_nothing(store: MatchStore) -> None:
     assert marked.corrected and marked.note == "re-read by hand" and not marked.illegal
     with pytest.raises(StoreNotFoundError):
         store.mark_turn(12345, accepted=True)
+    with pytest.raises(StoreUsageError, match="needs a note"):
+        store.revise_turn(turn_id, turn.play, turn.after, note=" ")
+    with pytest.raises(StoreNotFoundError, match="no turn with id 12345"):
+        store.revise_turn(12345, turn.play, turn.after, note="re-read")
+    with pytest.raises(StoreUsageError, match="another variant's turn"):
+        store.revise_turn(turn_id, long_turn.play, long_turn.after, note="re-read")
+    assert store.load_match(match_id).games[0].turns[0].play == turn.play  # nothing was changed
     alert_id = store.add_alert(
         match_id, "point 19 is closed: taken back", code="illegal-play", game_id=game_id
     )
