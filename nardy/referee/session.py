@@ -15,7 +15,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from nardy.referee import events as ev
@@ -734,16 +734,8 @@ class Referee:
         def act() -> None:
             if self.turn is not turn or not self.moves or self.moves[-1] is not prev:
                 return
-            record = TurnRecord(
-                prev.number,
-                prev.mover,
-                prev.roll,
-                play,
-                prev.before,
-                after.with_turn(prev.mover.other),
-                prev.source,
-                prev.flags | {"revised"},
-                prev.t,
+            record = replace(
+                prev, play=play, after=after.with_turn(prev.mover.other), flags=prev.flags | {"revised"}
             )
             self.moves[-1] = record
             turn.before = record.after.with_turn(turn.mover)
