@@ -35,6 +35,15 @@ class RefereeConfig:
     than that the play was left unfinished (an offence, and rare): a finished play then needs to
     beat the unfinished states only by ``accept_margin`` less this to be recorded without a
     request to check. It must still beat every other finished play by ``accept_margin``."""
+    ending_settle_seconds: float = 3.0
+    """No throw follows the play that ends a game, so nothing else says when it is finished:
+    when the camera cannot tell only whether it is (the last checkers off, or one still on its
+    point), a board that has looked the same this long says so, as the opponent's throw does for
+    any other play ..."""
+    ending_prior: float = 4.0
+    """... and the finished play then needs to beat the unfinished states only by
+    ``accept_margin`` less this (as ``finished_prior``; a player bearing off the last checkers
+    has nothing left to decide, so a still board all but says the play is over)."""
     count_margin: float = 20.0
     """How much better (log) the free reading must explain the board than any board that keeps
     every checker before the referee says checkers are missing or extra (more than one place

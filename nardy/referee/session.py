@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from nardy.referee import events as ev
 from nardy.referee.config import RefereeConfig
-from nardy.referee.decode import Decision, best_chain, best_finished, decode, most_borne
+from nardy.referee.decode import Decision, Finished, best_chain, best_finished, decode, most_borne
 from nardy.referee.events import Alert, EventBus, Severity
 from nardy.referee.match import Cube, CubeError, MatchInfo, MatchScore
 from nardy.referee.reading import BoardReading
@@ -361,16 +361,7 @@ class Referee:
         if found is None or found.behind_top > self.config.doubt_margin:
             return False
         cfg = self.config
-        free, _ = reading.best_keeping_count(
-            turn.before,
-            bearing=turn.mover,
-            most_borne=most_borne(self.variant, turn.before, turn.roll, turn.first_turn),
-        )
-        settled_by_throw = (
-            found.over_other >= cfg.accept_margin
-            and found.over_unfinished >= cfg.accept_margin - cfg.finished_prior
-            and free - reading.log_likelihood(found.after) - self.bias <= cfg.doubt_margin
-        )
+        settled_by_throw = self._clearly_finished(turn, reading, found, cfg.finished_prior)
         play, after = found.play, found.after
         turn.status = "played"
         turn.play = play
@@ -388,6 +379,49 @@ class Referee:
         if result is not None:
             self._end_game(result)
         return True
+
+    def _clearly_finished(self, turn: Turn, reading: BoardReading, found: Finished, prior: float) -> bool:
+        """Whether ``found`` is the play once something says the mover has finished (the
+        opponent's throw, or a long stillness after a game-ending play, worth ``prior``): it beats
+        every other finished play by ``accept_margin``, the unfinished states by that less
+        ``prior``, and no board explains the reading much better."""
+        cfg = self.config
+        free, _ = reading.best_keeping_count(
+            turn.before,
+            bearing=turn.mover,
+            most_borne=most_borne(self.variant, turn.before, turn.roll, turn.first_turn),
+        )
+        return (
+            found.over_other >= cfg.accept_margin
+            and found.over_unfinished >= cfg.accept_margin - prior
+            and free - reading.log_likelihood(found.after) - self.bias <= cfg.doubt_margin
+        )
+
+    def _ending(self, turn: Turn, reading: BoardReading) -> tuple[Hashable, Callable[[], None]] | None:
+        """The board may show the play that ends the game, and the camera cannot tell only
+        whether it is finished (the last checker off, or still on its point). No throw will
+        come to say so: a board that stays the same for ``ending_settle_seconds`` does."""
+        found = best_finished(self.variant, turn.before, turn.roll, turn.first_turn, reading)
+        if found is None or self.variant.result(found.after, self.cube.value) is None:
+            return None
+        if not self._clearly_finished(turn, reading, found, self.config.ending_prior):
+            return None
+        margin = min(found.over_other, found.over_unfinished + self.config.ending_prior)
+
+        def act() -> None:
+            if self.turn is not turn:
+                return
+            result = self.variant.result(found.after, self.cube.value)
+            assert result is not None
+            self._clear(ev.LOOK)
+            turn.status = "played"
+            turn.play = found.play
+            turn.after = found.after
+            self._emit_play(turn, found.play, found.after, margin)
+            self._commit()
+            self._end_game(result)
+
+        return _Ending((turn.mover, turn.roll, _board_key(found.after)), clear=False), act
 
     def _resolve_stuck(self, turn: Turn) -> str:
         """Another throw came while ``turn`` was still open (illegal, unsure, unfinished, or
@@ -534,8 +568,12 @@ class Referee:
             else:
                 self.last_reading = reading
                 key, action = self._assess(reading)
-                alarm = isinstance(key, tuple) and bool(key) and key[0] == "alarm"
-                if self._settler.feed(key, now, hold=self.config.alarm_settle_seconds if alarm else None):
+                hold = None
+                if isinstance(key, tuple) and key and key[0] == "alarm":
+                    hold = self.config.alarm_settle_seconds
+                elif isinstance(key, _Ending) and not key.clear:
+                    hold = self.config.ending_settle_seconds
+                if self._settler.feed(key, now, hold=hold):
                     action()
             if was_settled != (self._settler.disturbed_since is None):
                 self.bus.emit("board", settled=was_settled is False, where=list(self._settler.where))
@@ -614,12 +652,22 @@ class Referee:
             both = self._two_plays(turn, reading)
             if both is not None:
                 return both
+        if chosen.kind in ("unsure", "partial") and turn.queued is None:
+            ending = self._ending(turn, reading)
+            if ending is not None:
+                return ending
         if chosen.kind in ("illegal", "count") or (chosen.kind == "unsure" and chosen.margin < 0):
             revised = self._revise_last(turn, reading)
             if revised is not None:
                 return revised
         board = None if chosen.position is None else _board_key(chosen.position)
         key: Hashable = (turn.mover, turn.roll, chosen.kind, board, chosen.alternatives)
+        if (
+            chosen.kind == "complete"
+            and chosen.position is not None
+            and self.variant.result(chosen.position, self.cube.value) is not None
+        ):
+            key = _Ending((turn.mover, turn.roll, board), clear=True)
         if chosen.kind in _OFFENCES:
             # what settles is that the board is wrong at the same places, not exactly how it is
             # read there: a tall pile the checker went to, read 7 in one frame and 8 in the
@@ -1198,6 +1246,23 @@ class _Wrong:
         if not self.places or not other.places:
             return not self.places and not other.places
         return not set(self.places).isdisjoint(other.places)
+
+    def __hash__(self) -> int:
+        return hash(self.what)
+
+
+@dataclass(frozen=True, eq=False)
+class _Ending:
+    """The settling key of a board that shows the play that ends the game: the same whether a
+    frame shows it clearly (recorded once settled, as any play) or only as the likeliest, not
+    surely finished (recorded once it has stood ``ending_settle_seconds``), so that a frame of
+    one kind does not start the other's wait again."""
+
+    what: tuple[object, ...]
+    clear: bool
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Ending) and self.what == other.what
 
     def __hash__(self) -> int:
         return hash(self.what)

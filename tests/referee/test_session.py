@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from nardy.referee.events import BOARD_CHANGED, CHECK, ILLEGAL_PLAY, OUT_OF_TURN, UNFINISHED_PLAY
+from nardy.referee.events import BOARD_CHANGED, CHECK, ILLEGAL_PLAY, LOOK, OUT_OF_TURN, UNFINISHED_PLAY
 from nardy.referee.session import CommandError
 from nardy.rules import Color, Position
 from tests.referee.conftest import Table
@@ -289,6 +289,59 @@ def test_a_throw_while_hands_are_over_the_board_waits_for_the_board(table: Make)
     t.roll(5, 5)  # thrown again while black has not moved
     t.show(t.ref.position)
     assert OUT_OF_TURN in t.alerts() and t.ref.turn.roll.text() == "2-1"
+
+
+def _last_checker_half_seen(t: Table, gone: float, frames: int) -> None:
+    """White's last checker is on point 1 and white throws 2-1; for ``frames`` frames the camera
+    gives probability ``gone`` that it is off (the tray is not in view)."""
+    from nardy.referee.reading import BoardReading
+
+    near = pos("short", {1: 1}, {13: 15}, off=(14, 0))
+    t.show(Position.initial("short"))
+    t.roll(2, 1)
+    t.ref.command("correct", position=near.to_json())
+    t.show(near)
+    t.roll(2, 1)
+    points: list[dict[int, float]] = [{n: 1.0} for n in near.points]
+    points[0] = {0: gone, 1: 1 - gone}
+    t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None), frames)
+
+
+def test_the_last_checker_off_is_recorded_once_the_board_has_stood_still(table: Make) -> None:
+    # no throw follows the play that ends the game: a still board must say it is over
+    t = table("short", options={"opening": "rethrow"})
+    _last_checker_half_seen(t, gone=0.8, frames=10)  # 2 s: no more than a player pausing
+    assert t.ref.phase == "playing" and not t.ref.moves and LOOK not in t.alerts()
+    _last_checker_half_seen_more(t, gone=0.8, frames=6)  # 3.2 s in all
+    assert t.ref.phase == "game-over" and t.ref.moves[-1].play.text() == "1/off"
+    assert t.last("game-over").data["result"]["winner"] == "white"
+    assert "uncertain" not in t.ref.moves[-1].flags
+
+
+def test_a_last_checker_that_looks_still_there_is_not_taken_off(table: Make) -> None:
+    t = table("short", options={"opening": "rethrow"})
+    _last_checker_half_seen(t, gone=0.3, frames=40)  # 8 s leaning to "still on point 1"
+    assert t.ref.phase == "playing" and not t.ref.moves
+    assert t.ref.turn is not None and t.ref.turn.status == "unsure" and LOOK in t.alerts()
+
+
+def test_a_clear_frame_of_the_last_checker_off_does_not_restart_the_wait(table: Make) -> None:
+    from nardy.referee.reading import BoardReading
+
+    t = table("short", options={"opening": "rethrow"})
+    _last_checker_half_seen(t, gone=0.8, frames=10)
+    # one frame that shows it surely off, then unsure ones again: still the same board
+    t.see(BoardReading.certain(pos("short", {}, {13: 15}, off=(15, 0))), 1)
+    _last_checker_half_seen_more(t, gone=0.8, frames=1)
+    assert t.ref.phase == "game-over" and t.ref.moves[-1].play.text() == "1/off"
+
+
+def _last_checker_half_seen_more(t: Table, gone: float, frames: int) -> None:
+    from nardy.referee.reading import BoardReading
+
+    points: list[dict[int, float]] = [{n: 1.0} for n in pos("short", {1: 1}, {13: 15}).points]
+    points[0] = {0: gone, 1: 1 - gone}
+    t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None), frames)
 
 
 def _half_seen_24_13(t: Table, gone: float) -> None:
