@@ -23,6 +23,9 @@ from nardy.vision.stats import median
 
 F32 = NDArray[np.float32]
 
+_WHITE = np.float32(255.0)
+"""Lightness of white in OpenCV's 8-bit Lab."""
+
 
 @dataclass(frozen=True)
 class Evidence:
@@ -128,6 +131,8 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
         """Weighted distance of Lab ``pixels`` (..., 3) from the ``expected`` looks (..., 3) under the
         light ``gains`` (...); the same arithmetic for the whole view and for a list of pixels."""
         expected[..., 0] = (expected[..., 0] + offset) * gains - offset
+        # the light's fit can rise past white where glare saturates the sensor: nothing is lighter
+        np.minimum(expected[..., 0], _WHITE, out=expected[..., 0])
         delta = np.subtract(pixels, expected, out=expected)  # (in place: fewer big arrays to fill)
         np.multiply(delta, delta, out=delta)
         return np.asarray(cv2.sqrt(cv2.transform(delta, sq_weights)), dtype=np.float32)
