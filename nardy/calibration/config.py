@@ -277,6 +277,12 @@ class FinderConfig:
     view, in units of its size: ``quads.misalignment``) ..."""
     search_views: int = 6
     """... and how many groups, best first, are searched for a playing area ..."""
+    extra_views: int = 2
+    """... and how many more, of all the candidates' perspectives, whose points' columns alternate more
+    strongly than in any of those (``finder._stronger_views``) ..."""
+    screen_px: int = 80
+    """... compared in straight-on views this many pixels square (cheaper than ``StructureConfig.view_px``);
+    the best proposal of those views is refined too if it is more board-like than the others ..."""
     roll_ratio: float = 0.7
     """... each read the other way round too unless its points alternate less than this fraction as
     strongly that way (``structure.alternation_strength``)."""

@@ -50,6 +50,7 @@ from nardy.calibration.register import register_ends
 from nardy.calibration.structure import (
     Aliases,
     Proposal,
+    View,
     alternation_strength,
     compare_aliases,
     polish,
@@ -393,6 +394,88 @@ def _assess(
     return replace(result, row_lead=_row_lead(config, lab, grad, result, geometry))
 
 
+def _both_ways(
+    config: FinderConfig, geometry: BoardGeometry, smooth: F32, quad: F64, size: int | None = None
+) -> tuple[tuple[View, View], tuple[float, float]]:
+    """The straight-on view of ``quad`` (``size`` pixels square, by default ``StructureConfig.view_px``)
+    read both ways round, and how strongly the points' columns alternate along its x each way
+    (``structure.alternation_strength``)."""
+    view = quad_view(config.structure, smooth, quad, size)
+    both = (view, view.transposed())
+    a, b = (alternation_strength(config.structure, geometry, v) for v in both)
+    return both, (a, b)
+
+
+def _stronger_views(
+    config: FinderConfig,
+    geometry: BoardGeometry,
+    smooth: F32,
+    quads: list[F64],
+    grouped: list[list[int]],
+    searched: list[list[int]],
+    views: list[F64],
+) -> list[tuple[tuple[View, View], tuple[float, float]]]:
+    """The perspectives of ``quads`` (all the candidates, best supported first; ``grouped`` by
+    ``quads.perspective_groups``) beyond the ``searched`` groups (their ``views``) in whose view the
+    points' columns alternate more strongly than in any searched one, strongest first, at most
+    ``config.extra_views``, read both ways (``_both_ways``): a small board among clutter has fewer and
+    shorter lines than the clutter, but no clutter shows the points. They are compared in small views
+    (``config.screen_px``), which is cheap."""
+    if config.extra_views <= 0:
+        return []
+    taken = {i for g in searched for i in g}
+    small = config.screen_px
+    strongest = max(max(_both_ways(config, geometry, smooth, v, small)[1]) for v in views)
+    found: list[tuple[float, F64]] = []
+    for g in grouped:
+        if taken.intersection(g):
+            continue
+        quad = max((quads[i] for i in g), key=quad_area)
+        strength = max(_both_ways(config, geometry, smooth, quad, small)[1])
+        if strength > strongest:
+            found.append((strength, quad))
+    found.sort(key=lambda r: -r[0])
+    return [_both_ways(config, geometry, smooth, quad) for _, quad in found[: config.extra_views]]
+
+
+def _proposals(
+    config: FinderConfig,
+    geometry: BoardGeometry,
+    read: list[tuple[tuple[View, View], tuple[float, float]]],
+) -> list[Proposal]:
+    """The playing areas proposed in views read both ways round (``_both_ways``), best first: each
+    way, unless it plainly shows no row of points (its columns alternate much less than the other
+    way's)."""
+    out: list[Proposal] = []
+    for both, strength in read:
+        for v, st in zip(both, strength, strict=True):
+            if st >= config.roll_ratio * max(strength):
+                out += propose(config.structure, geometry, v)
+    out.sort(key=lambda p: -p.score)
+    return out
+
+
+def _distinct_proposals(
+    config: FinderConfig,
+    geometry: BoardGeometry,
+    proposals: list[Proposal],
+    most: int,
+    taken: list[F64] | None = None,
+) -> list[F64]:
+    """The corners of the first ``most`` of ``proposals`` that differ from each other and from
+    ``taken`` by more than a fraction of a point (the pattern repeats, so those are different
+    placements)."""
+    chosen: list[F64] = []
+    for prop in proposals:
+        if len(chosen) >= most:
+            break
+        corners = _clockwise(prop.corners)
+        pw = geometry.point_width * float(np.linalg.norm(corners[1] - corners[0]))
+        if all(_differs(corners, c, config.distinct_points * pw) for c in chosen + (taken or [])):
+            chosen.append(corners)
+    return chosen
+
+
 def find_board(
     config: FinderConfig,
     image: NDArray[np.uint8],
@@ -426,8 +509,11 @@ def find_board(
     smooth = np.asarray(cv2.GaussianBlur(lab, (0, 0), config.view_blur), dtype=np.float32)
     lines = merge_segments(config.lines, line_segments(config.lines, work), (ww, wh))
     lap("lines")
-    quads = [q for q, _ in candidate_quads(config.quads, lines, (ww, wh))][: config.search_quads]
-    groups = perspective_groups(quads, config.same_perspective)[: config.search_views]
+    every = [q for q, _ in candidate_quads(config.quads, lines, (ww, wh))]
+    quads = every[: config.search_quads]
+    # grouped greedily in order, so the groups of the best supported are as if grouped alone
+    grouped = perspective_groups(every, config.same_perspective)
+    groups = [[i for i in g if i < len(quads)] for g in grouped if g[0] < len(quads)][: config.search_views]
     # one view per perspective: that of its largest quadrilateral (the playing area lies inside)
     views = [max((quads[i] for i in g), key=quad_area) for g in groups]
     border = config.quads.outside * max(ww, wh)
@@ -438,33 +524,28 @@ def find_board(
         )
     )
     lap("quads")
-    proposals: list[Proposal] = []
-    for quad in views:
-        view = quad_view(config.structure, smooth, quad)
-        # read the quadrilateral both ways round, unless one way plainly shows no row of points
-        both = [view, view.transposed()]
-        strength = [alternation_strength(config.structure, geometry, v) for v in both]
-        for v, st in zip(both, strength, strict=True):
-            if st >= config.roll_ratio * max(strength):
-                proposals += propose(config.structure, geometry, v)
-    proposals.sort(key=lambda p: -p.score)
+    read = [_both_ways(config, geometry, smooth, quad) for quad in views]
+    extra = _stronger_views(config, geometry, smooth, every, grouped, groups, views)
+    proposals = _proposals(config, geometry, read)
+    extra_proposals = _proposals(config, geometry, extra)
     lap("search")
-    if not proposals:
+    if not proposals and not extra_proposals:
         return BoardFinding(None, 0.0, False, candidates=len(quads), timings_ms=timings)
-    chosen: list[F64] = []
-    for prop in proposals:
-        corners = _clockwise(prop.corners)
-        # proposals a fraction of a point apart are different placements (the pattern repeats)
-        pw = geometry.point_width * float(np.linalg.norm(corners[1] - corners[0]))
-        if all(_differs(corners, c, config.distinct_points * pw) for c in chosen):
-            chosen.append(corners)
-        if len(chosen) >= config.polish_top:
-            break
+    chosen = _distinct_proposals(config, geometry, proposals, config.polish_top)
     # polish them all, refine the few whose points' pattern then looks best
     polished = [_polished(config, smooth, c, geometry) for c in chosen]
-    polished.sort(key=lambda c: -pattern_score(config.pattern, lab, c, geometry).score)
+    board_like = [pattern_score(config.pattern, lab, c, geometry).score for c in polished]
+    order = np.argsort(-np.asarray(board_like), kind="stable")[: config.refine_top]
+    polished = [polished[i] for i in order]
+    # and the best of the stronger views beyond them if it is more board-like still: a clear pattern
+    # in a perspective no quadrilateral there ranked high is worth a look, but it does not crowd out
+    # the others
+    for c in _distinct_proposals(config, geometry, extra_proposals, 1, polished):
+        c = _polished(config, smooth, c, geometry)
+        if pattern_score(config.pattern, lab, c, geometry).score > max(board_like, default=-np.inf):
+            polished.append(c)
     tol = config.distinct * math.hypot(ww, wh)
-    results = [_assess(config, lab, smooth, grad, c, geometry) for c in polished[: config.refine_top]]
+    results = [_assess(config, lab, smooth, grad, c, geometry) for c in polished]
     results.sort(key=lambda r: -r.score(config))
     best = results[0]
     rivals = [r.score(config) for r in results if _differs(r.corners, best.corners, tol)]

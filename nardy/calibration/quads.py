@@ -159,20 +159,35 @@ def misalignment(quad: F64, other: F64) -> float:
     (the largest difference between corners that should share a coordinate, in units of ``quad``'s
     size): about 0 when both are rectangles of one plane seen by one camera (the board's outline and
     its playing area), large for unrelated quadrilaterals."""
-    inv = np.linalg.inv(unit_homography(quad))
-    p = np.column_stack([other, np.ones(4)]) @ inv.T
-    if np.any(p[:, 2] <= 0):
-        return float("inf")
-    u = p[:, :2] / p[:, 2:3]
-    best = float("inf")
+    inverse = np.asarray(np.linalg.inv(unit_homography(quad)), dtype=np.float64)
+    return float(_misalignments(inverse[None], other)[0])
+
+
+def _misalignments(inverses: F64, other: F64) -> F64:
+    """``misalignment`` of ``other`` (4, 2) in each of the quadrilaterals whose ``inverses`` (G, 3, 3)
+    of ``unit_homography`` are given: (G,)."""
+    p = np.einsum("gij,kj->gki", inverses, np.column_stack([other, np.ones(4)]))  # (G, 4, 3)
+    behind = np.any(p[:, :, 2] <= 0, axis=1)
+    u = p[:, :, :2] / np.where(p[:, :, 2:3] > 0, p[:, :, 2:3], 1.0)
+    best = np.full(len(inverses), np.inf)
     for s in range(4):
-        r = np.roll(u, s, axis=0)
+        r = np.roll(u, s, axis=1)
         # either r[0]-r[1] and r[3]-r[2] run along x, or along y
-        along_x = max(
-            abs(r[0, 1] - r[1, 1]), abs(r[3, 1] - r[2, 1]), abs(r[0, 0] - r[3, 0]), abs(r[1, 0] - r[2, 0])
+        along_x = np.max(
+            np.abs(
+                np.stack(
+                    [
+                        r[:, 0, 1] - r[:, 1, 1],
+                        r[:, 3, 1] - r[:, 2, 1],
+                        r[:, 0, 0] - r[:, 3, 0],
+                        r[:, 1, 0] - r[:, 2, 0],
+                    ]
+                )
+            ),
+            axis=0,
         )
-        best = min(best, float(along_x))
-    return best
+        best = np.minimum(best, along_x)
+    return np.asarray(np.where(behind, np.inf, best), dtype=np.float64)
 
 
 def perspective_groups(quads: list[F64], tol: float) -> list[list[int]]:
@@ -180,11 +195,13 @@ def perspective_groups(quads: list[F64], tol: float) -> list[list[int]]:
     with the group's first member); groups in order of their first member, each listing its members'
     indices."""
     groups: list[list[int]] = []
+    inverses: F64 = np.zeros((0, 3, 3))
     for i, q in enumerate(quads):
-        for g in groups:
-            if misalignment(quads[g[0]], q) < tol:
-                g.append(i)
-                break
-        else:
-            groups.append([i])
+        if len(groups):
+            near = np.flatnonzero(_misalignments(inverses, q) < tol)
+            if len(near):
+                groups[int(near[0])].append(i)
+                continue
+        groups.append([i])
+        inverses = np.concatenate([inverses, np.linalg.inv(unit_homography(q))[None]])
     return groups

@@ -234,15 +234,27 @@ def _distinct(order: NDArray[np.int64], a: F64, b: F64, sep: F64, keep: int) -> 
 
 
 def _alternation(
-    config: StructureConfig, geometry: BoardGeometry, top: F64, bottom: F64, x0: F64, x1: F64
+    config: StructureConfig,
+    geometry: BoardGeometry,
+    top: F64,
+    bottom: F64,
+    x0: F64,
+    x1: F64,
+    capped: bool = False,
 ) -> F64:
     """A quick linear score of candidate ends ``x0``, ``x1`` (K,): the length of the alternating sum of
-    the 12 columns' top-minus-bottom colours (Lab units)."""
+    the 12 columns' top-minus-bottom colours (Lab units). ``capped``: no column counts for more than
+    the median column of its placement, so a few columns of high-contrast checkers (white on one row,
+    black on the other) do not outweigh the points."""
     pd = _prefix(top - bottom)
     width = (x1 - x0)[:, None]
     half = 0.5 * config.centre * geometry.point_width
     centres = column_centres(geometry)
     diff = interval_mean(pd, x0[:, None] + (centres - half) * width, x0[:, None] + (centres + half) * width)
+    if capped:
+        size = np.sqrt(np.einsum("kic,kic->ki", diff, diff))[..., None]
+        cap = np.median(size, axis=1, keepdims=True)
+        diff = diff * np.minimum(1.0, cap / np.maximum(size, 1e-9))
     signs = np.where(TOP_CLASS == 0, 1.0, -1.0)
     return np.asarray(np.linalg.norm(np.einsum("kic,i->kc", diff, signs), axis=1) / POINTS_PER_ROW)
 
@@ -310,7 +322,7 @@ def fit_columns(
         return []
     if around is None and len(x0) > config.shortlist:
         # a linear pre-score keeps the placements worth the full one
-        strength = _alternation(config, geometry, top, bottom, x0, x1)
+        strength = _alternation(config, geometry, top, bottom, x0, x1, capped=True)
         best = np.argpartition(-strength, config.shortlist)[: config.shortlist]
         x0, x1 = x0[best], x1[best]
     score, agreement, continuation, m0, m1 = _column_scores(config, geometry, top, bottom, x0, x1, centre)

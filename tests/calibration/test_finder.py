@@ -175,3 +175,39 @@ def test_a_board_whose_points_do_not_pin_its_ends_is_reported_unsure() -> None:
         found = find_board(FinderConfig(), _smeared(sample.image, sample.corners, 0.7 * width))
         assert not found.ok
         assert found.ends_lead < FinderConfig().confidence.ends_mid
+
+
+def _benchmark_frame(seed: int, ti: int, fi: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Frame ``k`` of view angle ``ti`` (0, 20, 35, 50 degrees) and board family ``fi`` of the benchmark's
+    ``--seed`` (``benchmarks.board_finder``: 1280x720, clutter on odd ``k``): (image, true corners)."""
+    tilt = (0.0, 20.0, 35.0, 50.0)[ti]
+    rng = np.random.default_rng([seed, ti, fi, k])
+    scene = Scene.random(rng, size=(1280, 720), family=BOARD_FAMILIES[fi], tilt=(tilt, tilt))
+    layout = random_layout(rng)
+    sample = scene.render(layout, dice=random_dice(scene, layout, rng, int(rng.integers(0, 3))), rng=rng)
+    image = add_clutter(sample.image, scene, rng) if k % 2 else sample.image
+    return image, sample.corners
+
+
+@pytest.mark.parametrize("frame", [(2, 2, 1, 3), (3, 2, 1, 5)])
+def test_a_small_board_among_clutter_is_found_where_its_perspective_ranks_low(
+    frame: tuple[int, int, int, int],
+) -> None:
+    # walnut boards at 35 degrees among books and papers: the clutter's long clean edges make the
+    # best-supported quadrilaterals, and the board's perspective is not among the groups searched
+    # first; it is among all the candidates, and its view shows the points' columns more strongly
+    # than any searched one
+    image, truth = _benchmark_frame(*frame)
+    assert corner_error(find_board(FinderConfig(extra_views=0), image).corners, truth) > 8.0
+    found = find_board(FinderConfig(), image)
+    assert corner_error(found.corners, truth) <= 8.0
+    assert found.ok
+
+
+def test_high_contrast_checkers_do_not_keep_the_points_columns_off_the_shortlist() -> None:
+    # an oak board at 35 degrees with white and black checkers stacked on many points: by the raw
+    # alternation of the columns' colours, placements lining up those checkers rank far above the
+    # true one (whose points differ little from each other), which then never got the full score
+    image, truth = _benchmark_frame(2, 2, 2, 5)
+    found = find_board(FinderConfig(), image)
+    assert corner_error(found.corners, truth) <= 8.0
