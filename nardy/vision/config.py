@@ -222,6 +222,26 @@ class SettleConfig:
     checker_spreads: float = 6.0
     """A counted line (or bar checker) explains what is round it only when its colour is within this
     many within-group spreads of either checker colour (a hand's fingers counted as checkers do not)."""
+    glare_share: float = 0.85
+    """A patch is glare, not a hand, when this share of it is the empty board's look made lighter
+    and paler (lighter by ``glare_lift``, and its hue kept within ``glare_hue`` and not more
+    saturated, or near white) ..."""
+    glare_lift: float = 2.0
+    """(Lab lightness units.)"""
+    glare_hue: float = 6.0
+    """(Lab a/b units off the line from the look's colour to grey.)"""
+    glare_chroma: float = 1.15
+    """(The most the look's chroma may grow by, a factor: noise on a pale look.)"""
+    glare_white: float = 235.0
+    """(Lab lightness from which a colour is near white, its hue no longer telling.)"""
+    glare_tail: float = 0.9
+    """... and a lamp's reflection fades out rather than ending at an edge: this share of the
+    board just outside the patch (``glare_ring`` wide) is still lighter than its look ..."""
+    glare_soft: float = 0.75
+    """... and differs from it there by at least this part of ``unexplained`` (in the median): a
+    hand or a sleeve ends sharply, with the bare board or its shadow beside it."""
+    glare_ring: float = 0.15
+    """Width of the rim just outside a patch looked at (point widths)."""
     doubt: float = 0.6
     """Share of the count distribution of a place under something surely a hand (``grow_area``)
     spread over every count, and of its colour over both (the most likely stays the most likely):

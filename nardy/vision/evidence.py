@@ -1,9 +1,9 @@
 """Stage 3a -- evidence: how unlike the empty board each pixel is, and where the edges are.
 
 There is no stored picture of the empty board: its look is learnt from the frame itself. The field,
-the bar and the points of each colour are each summarised by a smooth colour field (a normalised
-convolution over that region's own pixels, so uneven light is followed), estimated twice -- the
-second time without the pixels the first estimate already found to be covered. A pixel's
+the bar and the points of each colour each get one look (the median of the parts of it that
+checkers seldom cover), and the light falling on the board a smooth gain on lightness fitted to
+those parts (so uneven light is followed), never rising past white. A pixel's
 *difference* is its distance from the look its region should have, in units of that region's own
 spread (so a grainy walnut field needs a bigger difference than smooth felt). Near a point's edges
 either look is accepted (corners are never exact).
@@ -53,6 +53,17 @@ class Evidence:
     """(h, w) the brightness of the light on the board relative to its average (1: average)."""
     root_magnitude: F32
     """Square root of the gradient magnitude (what each edge pixel votes with)."""
+    looks: F32
+    """(6, 3) float32 Lab look of each region (``masks.FIELD`` ...) under average light; a pixel's
+    expected look has its lightness scaled by ``gain`` (see ``expected_lightness``)."""
+    dark_offset: float
+    """The ``EvidenceConfig.dark_offset`` the gain was measured with."""
+
+    def expected_lightness(self, region: NDArray[np.int8], gain: F32) -> F32:
+        """(n,) Lab lightness the empty board should have at pixels of ``region`` under ``gain``."""
+        offset = np.float32(self.dark_offset)
+        light = (self.looks[region, 0] + offset) * gain - offset
+        return np.asarray(np.minimum(light, _WHITE), dtype=np.float32)
 
 
 def _gain_field(
@@ -196,4 +207,6 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
         dist,
         gain,
         np.asarray(cv2.sqrt(cv2.magnitude(gxn, gyn)), dtype=np.float32),
+        looks,
+        config.dark_offset,
     )

@@ -334,7 +334,7 @@ class Recognizer:
                 if len(line.centres) >= cap and ok[: len(line.centres)].all()
             ]
             return unsettled_places(
-                cfg.settle, masks, ev.difference, score, discs, d / 2, piles, cfg.geometry.tray_side
+                cfg.settle, masks, ev.difference, score, discs, d / 2, piles, cfg.geometry.tray_side, ev
             )
 
         found = _timed(timings, "settle", settle)

@@ -3,7 +3,8 @@
 Whatever the counted checkers do not explain is examined. A large connected patch that differs
 from the empty board (a hand, an arm, a sleeve) or a checker-like disc away from every line (a
 checker being moved) makes the frame *not settled*; dice and the doubling cube are smaller than
-either and are ignored.
+either and are ignored, and so is a lamp's reflection (``is_glare``: the board's own look made
+lighter and paler, fading out rather than ending at an edge).
 
 Where: a hand is found by its clear part (the skin, a sleeve unlike the board), but an arm often
 crosses parts of the board it hardly differs from, and a counted "checker" that looks like neither
@@ -24,8 +25,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from nardy.vision.config import SettleConfig
+from nardy.vision.evidence import Evidence
 from nardy.vision.geometry import POINTS_PER_ROW
-from nardy.vision.masks import BAR_PLACE, BoardMasks
+from nardy.vision.masks import BAR_PLACE, EDGE, OUTSIDE, BoardMasks
 
 F32 = NDArray[np.float32]
 U8 = NDArray[np.uint8]
@@ -67,6 +69,55 @@ def _disc(size: float) -> U8:
     return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (n, n)), dtype=np.uint8)
 
 
+def is_glare(
+    config: SettleConfig,
+    masks: BoardMasks,
+    ev: Evidence,
+    patch: NDArray[np.bool_],
+    free: U8,
+    point_px: float,
+) -> bool:
+    """Whether ``patch`` ((h, w) bool, one connected patch of something else) is a lamp's
+    reflection rather than a hand or a sleeve: the board's own look made lighter and paler over
+    most of it, fading out beyond its rim rather than ending there. ``free`` (h, w) marks the
+    pixels no counted checker explains."""
+    h, w = patch.shape
+    difference = ev.difference
+    r = max(2, int(round(config.glare_ring * point_px)))
+    ys, xs = np.nonzero(patch)
+    y0, y1 = max(int(ys.min()) - r - 1, 0), min(int(ys.max()) + r + 2, h)
+    x0, x1 = max(int(xs.min()) - r - 1, 0), min(int(xs.max()) + r + 2, w)
+    box = np.asarray(patch[y0:y1, x0:x1], dtype=np.uint8)
+    region = masks.region[y0:y1, x0:x1]
+    plain = (region != EDGE) & (region != OUTSIDE)  # a point's outline may show either look
+    lab = ev.lab[y0:y1, x0:x1]
+    lift = lab[:, :, 0] - ev.expected_lightness(region, ev.gain[y0:y1, x0:x1])
+    inside = (box > 0) & plain
+    if not inside.any():
+        return False
+    # paler: the colour's chroma shrinks along its own hue towards grey
+    look_a = ev.looks[region[inside], 1] - 128.0
+    look_b = ev.looks[region[inside], 2] - 128.0
+    seen_a = lab[:, :, 1][inside] - 128.0
+    seen_b = lab[:, :, 2][inside] - 128.0
+    k = (seen_a * look_a + seen_b * look_b) / np.maximum(look_a * look_a + look_b * look_b, 1.0)
+    off_hue = np.hypot(seen_a - k * look_a, seen_b - k * look_b)
+    whiter = (lift[inside] >= config.glare_lift) & (
+        ((off_hue <= config.glare_hue) & (k <= config.glare_chroma))
+        | (lab[:, :, 0][inside] >= config.glare_white)
+    )
+    if float(whiter.mean()) < config.glare_share:
+        return False
+    kernel = np.ones((2 * r + 1, 2 * r + 1), np.uint8)
+    beyond = (cv2.dilate(box, kernel) > 0) & (box == 0) & plain & (free[y0:y1, x0:x1] > 0)
+    if not beyond.any():
+        return False
+    if float((lift[beyond] > config.glare_lift).mean()) < config.glare_tail:
+        return False
+    near = difference[y0:y1, x0:x1][beyond]
+    return float(np.median(near)) >= config.glare_soft * config.unexplained
+
+
 def unsettled_places(
     config: SettleConfig,
     masks: BoardMasks,
@@ -76,6 +127,7 @@ def unsettled_places(
     radius: float,
     piles: Sequence[tuple[tuple[float, float], tuple[float, float]]] = (),
     tray_side: Literal["left", "right"] | None = None,
+    ev: Evidence | None = None,
 ) -> Unsettled:
     """Places where something other than a resting checker is (none when the board is settled).
 
@@ -83,7 +135,8 @@ def unsettled_places(
     rectified centres of the checkers counted that look like checkers, ``radius`` their radius in
     pixels, ``piles`` the first and last centre of every line that may carry a second layer,
     ``tray_side`` the side of the playing area the tray is on (named ``off`` when a hand reaches
-    across that edge).
+    across that edge), ``ev`` the evidence ``difference`` came from (with it, glare is told from a
+    hand: ``is_glare``).
     """
     h, w = difference.shape
     explained = np.zeros((h, w), np.uint8)
@@ -116,6 +169,8 @@ def unsettled_places(
         n, labels = cv2.connectedComponents(other, connectivity=8)
         area = np.bincount(labels.reshape(-1), minlength=n)
         big = [k for k in range(1, n) if area[k] > config.blob_area * point_area]
+        if ev is not None:
+            big = [k for k in big if not is_glare(config, masks, ev, labels == k, free, point_px)]
     if big:
         seeds = np.isin(labels, big).astype(np.uint8)
         grown = seeds > 0

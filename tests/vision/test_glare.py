@@ -1,7 +1,10 @@
-"""Glare is not a hand: a lamp's reflection on a still board leaves it settled."""
+"""Glare is not a hand: a lamp's reflection on a still board leaves it settled, a sleeve does not."""
 
 from __future__ import annotations
 
+import dataclasses
+
+import cv2
 import numpy as np
 
 from nardy.vision.config import RecognizerConfig
@@ -9,6 +12,42 @@ from nardy.vision.detect import Detector
 from nardy.vision.layout import BoardLayout
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.scene import Scene
+
+SIZE = (960, 540)
+FAMILIES = ("painted", "felt", "walnut", "oak")
+
+
+def _spot_and_sleeve(seed: int) -> tuple[Scene, np.ndarray, np.ndarray, np.ndarray]:
+    """A scene with no glare of its own, the start position on it, and three frames: as rendered,
+    with a round reflection added on the field between the rows (a Gaussian, +100 at its centre),
+    and with a pale grey sleeve of the same size and place drawn over it (sharp edged)."""
+    scene = Scene.random(np.random.default_rng(seed), size=SIZE, family=FAMILIES[seed % 4], tilt=(10.0, 30.0))
+    scene.lighting = dataclasses.replace(scene.lighting, glare=())
+    sample = scene.render(BoardLayout.short_start())
+    c = sample.corners
+    spot = (c[0] + c[3]) * 0.5 * 0.65 + (c[1] + c[2]) * 0.5 * 0.35
+    yy, xx = np.mgrid[0 : SIZE[1], 0 : SIZE[0]].astype(np.float32)
+    sigma = 0.045 * SIZE[0]
+    light = 100.0 * np.exp(-((xx - spot[0]) ** 2 + (yy - spot[1]) ** 2) / (2 * sigma * sigma))
+    glare = np.clip(sample.image.astype(np.float32) + light[:, :, None], 0, 255).astype(np.uint8)
+    sleeve = sample.image.copy()
+    centre = (int(spot[0]), int(spot[1]))
+    cv2.ellipse(sleeve, centre, (int(1.6 * sigma), int(sigma)), 20, 0, 360, (200, 200, 205), -1)
+    return scene, sample.image, glare, sleeve
+
+
+def test_a_reflection_on_the_field_is_not_a_hand_but_a_sleeve_is(detector: Detector) -> None:
+    settled_glare = 0
+    seeds = range(60, 72)
+    for seed in seeds:
+        scene, plain, glare, sleeve = _spot_and_sleeve(seed)
+        rec = Recognizer(RecognizerConfig(), scene.corners(), detector=detector)
+        assert rec.read(plain).settled
+        assert not rec.read(sleeve).settled  # sharp edged and not the board's look: a hand
+        settled_glare += rec.read(glare).settled
+    # measured: 9 of 12 (3 of 12 before glare was told from a hand; the misses are felt boards,
+    # whose grain hides the reflection's fading edge, and one painted board)
+    assert settled_glare >= 8
 
 
 def test_glare_that_saturates_a_light_field_is_not_a_hand(detector: Detector) -> None:
