@@ -277,7 +277,7 @@ class FinderConfig:
     view, in units of its size: ``quads.misalignment``) ..."""
     search_views: int = 6
     """... and how many groups, best first, are searched for a playing area ..."""
-    extra_views: int = 2
+    extra_views: int = 1
     """... and how many more, of all the candidates' perspectives, whose points' columns alternate more
     strongly than in any of those (``finder._stronger_views``) ..."""
     screen_px: int = 80
