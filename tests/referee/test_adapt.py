@@ -1,0 +1,75 @@
+"""From the camera's observation to the referee's reading: how far each part of it is trusted."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from nardy.calibration.orientation import Orientation
+from nardy.referee.adapt import ColourDoubt, reading_from_observation
+from nardy.referee.events import ILLEGAL_PLAY
+from nardy.referee.reading import BoardReading
+from nardy.rules import Position
+from nardy.vision.observation import CountReading, Observation, PointReading
+from tests.referee.conftest import Table
+
+Make = Callable[..., Table]
+
+ORIENTATION = Orientation(home="bottom-right", white="light")
+N = 16
+
+
+def _observation(position: Position, wrong: frozenset[int] = frozenset(), sure: float = 0.999) -> Observation:
+    """A camera's observation of ``position``: every count sure, every colour called with
+    confidence ``sure`` -- the right colour, except on the points in ``wrong``."""
+    readings = []
+    for number, n in enumerate(position.points, start=1):
+        counts = tuple(0.97 if k == abs(n) else 0.03 / (N - 1) for k in range(N))
+        light = n > 0  # white is the light colour here
+        if number in wrong:
+            light = not light
+        readings.append(PointReading(counts, sure if light else 1.0 - sure))
+    top, bottom = ORIENTATION.from_white_points(readings)
+    empty = CountReading(
+        tuple(1.0 if k == 0 else 0.0 for k in range(N)), tuple(1.0 if k == 0 else 0.0 for k in range(N))
+    )
+    return Observation(tuple(top), tuple(bottom), empty, CountReading(empty.light, empty.dark, False), True)
+
+
+def _reading(position: Position, wrong: frozenset[int], colour: ColourDoubt | None = None) -> BoardReading:
+    observation = _observation(position, wrong)
+    return reading_from_observation(observation, ORIENTATION, "short", colour=colour or ColourDoubt())
+
+
+def test_a_stack_the_camera_is_sure_of_keeps_a_share_for_the_other_colour() -> None:
+    start = Position.initial("short")
+    reading = _reading(start, frozenset({17}))  # black's three on point 17 read white, surely
+    floor = ColourDoubt().floor
+    assert math.isclose(math.exp(reading.points[16][3]), 0.97 * (1 - floor), rel_tol=1e-9)
+    assert math.isclose(math.exp(reading.points[16][-3]), 0.97 * floor, rel_tol=1e-9)
+    plain = _reading(start, frozenset({17}), ColourDoubt(floor=0.0))
+    assert math.isclose(math.exp(plain.points[16][-3]), 0.97 * 0.001, rel_tol=1e-9)
+
+
+def _two_stacks_misread(table: Make, colour: ColourDoubt) -> Table:
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(3, 1)
+    after = start.apply("8/5 6/5")
+    # two stacks nobody touched, white's two on 24 and black's two on 1, each read in the other's
+    # colour in every frame (each colour's count stays right: the camera took one for the other)
+    seen = _observation(after, frozenset({24, 1}))
+    t.see(reading_from_observation(seen, ORIENTATION, "short", colour=colour))
+    return t
+
+
+def test_two_stacks_read_in_the_wrong_colour_are_not_an_illegal_play(table: Make) -> None:
+    t = _two_stacks_misread(table, ColourDoubt())
+    assert ILLEGAL_PLAY not in t.alerts()
+    assert "illegal" not in t.kinds()
+
+
+def test_without_the_floor_the_same_misread_is_called_illegal(table: Make) -> None:
+    t = _two_stacks_misread(table, ColourDoubt(floor=0.0))
+    assert ILLEGAL_PLAY in t.alerts()
