@@ -91,7 +91,9 @@ def reading_from_observation(
     """The referee's reading of one frame, mapped through the board's orientation.
 
     Long nardy has no bar, so the bar is not scored there; the trays count only when the camera
-    saw them. Tall stacks get the ``pile`` doubt, every stack's colour the ``colour`` doubt.
+    saw them. Tall stacks get the ``pile`` doubt, every stack's colour the ``colour`` doubt. The
+    points named unsettled or under glare (and their neighbours) are suspect: an alarm must hold
+    without them.
     """
     points = orientation.to_white_points(observation.top, observation.bottom)
     distributions = []
@@ -108,7 +110,7 @@ def reading_from_observation(
         off,
         settled=observation.settled,
         unsettled=observation.unsettled,
-        suspect=suspect_points(observation.unsettled, orientation),
+        suspect=suspect_points(observation.unsettled + observation.glare, orientation),
     )
 
 

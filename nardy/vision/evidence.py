@@ -3,7 +3,7 @@
 There is no stored picture of the empty board: its look is learnt from the frame itself. The field,
 the bar and the points of each colour each get one look (the median of the parts of it that
 checkers seldom cover), and the light falling on the board a smooth gain on lightness fitted to
-those parts (so uneven light is followed), never rising past white. A pixel's
+those parts (so uneven light is followed; for the settle stage, never rising past white). A pixel's
 *difference* is its distance from the look its region should have, in units of that region's own
 spread (so a grainy walnut field needs a bigger difference than smooth felt). Near a point's edges
 either look is accepted (corners are never exact).
@@ -58,6 +58,9 @@ class Evidence:
     expected look has its lightness scaled by ``gain`` (see ``expected_lightness``)."""
     dark_offset: float
     """The ``EvidenceConfig.dark_offset`` the gain was measured with."""
+    settle_difference: F32
+    """``difference`` with the expected lightness stopped at white, for the settle stage (the same
+    array where the light's fit stays below white, as it nearly always does)."""
 
     def expected_lightness(self, region: NDArray[np.int8], gain: F32) -> F32:
         """(n,) Lab lightness the empty board should have at pixels of ``region`` under ``gain``."""
@@ -138,12 +141,13 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
     sq_weights = (weights * weights)[None, :]
     offset = np.float32(config.dark_offset)
 
-    def distance(pixels: F32, expected: F32, gains: F32) -> F32:
+    def distance(pixels: F32, expected: F32, gains: F32, white: bool = False) -> F32:
         """Weighted distance of Lab ``pixels`` (..., 3) from the ``expected`` looks (..., 3) under the
-        light ``gains`` (...); the same arithmetic for the whole view and for a list of pixels."""
+        light ``gains`` (...); the same arithmetic for the whole view and for a list of pixels.
+        ``white``: the expected lightness goes no higher than white."""
         expected[..., 0] = (expected[..., 0] + offset) * gains - offset
-        # the light's fit can rise past white where glare saturates the sensor: nothing is lighter
-        np.minimum(expected[..., 0], _WHITE, out=expected[..., 0])
+        if white:
+            np.minimum(expected[..., 0], _WHITE, out=expected[..., 0])
         delta = np.subtract(pixels, expected, out=expected)  # (in place: fewer big arrays to fill)
         np.multiply(delta, delta, out=delta)
         return np.asarray(cv2.sqrt(cv2.transform(delta, sq_weights)), dtype=np.float32)
@@ -166,6 +170,25 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
     spreads = np.zeros((1, 256), np.float32)
     spreads[0, : len(spread)] = spread
     diff = np.asarray(cv2.LUT(masks.region3[:, :, 0], spreads), dtype=np.float32)
+    # the light's fit can rise past white where glare saturates the sensor, and nothing is
+    # lighter: for the settle stage the expectation stops at white there (the detector keeps
+    # the evidence it was fitted on)
+    settle_diff: F32 | None = None
+    if (float(looks[:, 0].max()) + offset) * float(gain.max()) - offset > _WHITE:
+        light = np.take(looks[:, 0], masks.region_index) + offset
+        light *= gain
+        over = np.flatnonzero(light.reshape(-1) - offset > _WHITE)
+        if over.size:
+            capped = distance(
+                np.take(lab.reshape(-1, 3), over, axis=0)[:, None, :],
+                np.take(looks, np.take(masks.region_index.reshape(-1), over), axis=0)[:, None, :].copy(),
+                np.take(gain.reshape(-1), over)[:, None],
+                white=True,
+            ).reshape(-1)
+            settle_diff = dist.copy()
+            settle_diff.reshape(-1)[over] = np.minimum(np.take(dist.reshape(-1), over), capped)
+            settle_diff /= diff
+            settle_diff[masks.outside] = config.outside_difference
     np.divide(dist, diff, out=diff)
     diff[masks.outside] = config.outside_difference
     # edges in relative terms (log lightness; log_scale 0 for plain lightness): a dark checker on a
@@ -209,4 +232,5 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
         np.asarray(cv2.sqrt(cv2.magnitude(gxn, gyn)), dtype=np.float32),
         looks,
         config.dark_offset,
+        diff if settle_diff is None else settle_diff,
     )

@@ -85,6 +85,9 @@ class Observation:
     """Time spent in each stage for this frame."""
     debug: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """Intermediate results for drawing (disc centres in the frame, ...)."""
+    glare: tuple[str, ...] = ()
+    """Places a lamp's reflection lies on (named like ``unsettled``): the board is settled there, but
+    a checker may be washed out of the reading."""
 
     def row(self, row: Row) -> tuple[PointReading, ...]:
         return self.top if row == "top" else self.bottom

@@ -334,7 +334,15 @@ class Recognizer:
                 if len(line.centres) >= cap and ok[: len(line.centres)].all()
             ]
             return unsettled_places(
-                cfg.settle, masks, ev.difference, score, discs, d / 2, piles, cfg.geometry.tray_side, ev
+                cfg.settle,
+                masks,
+                ev.settle_difference,
+                score,
+                discs,
+                d / 2,
+                piles,
+                cfg.geometry.tray_side,
+                ev,
             )
 
         found = _timed(timings, "settle", settle)
@@ -397,6 +405,7 @@ class Recognizer:
             unsettled=unsettled,
             timings_ms=timings,
             debug=debug,
+            glare=found.glare,
         )
 
     # -- helpers --------------------------------------------------------------------------------------

@@ -45,6 +45,8 @@ class Unsettled:
     else none."""
     found: NDArray[np.bool_]
     """(h, w) the pixels found to be something else."""
+    glare: tuple[str, ...] = ()
+    """Places a lamp's reflection lies on: settled, but what is read there may be washed out."""
 
 
 def place_name(index: int) -> str:
@@ -82,7 +84,7 @@ def is_glare(
     most of it, fading out beyond its rim rather than ending there. ``free`` (h, w) marks the
     pixels no counted checker explains."""
     h, w = patch.shape
-    difference = ev.difference
+    difference = ev.settle_difference
     r = max(2, int(round(config.glare_ring * point_px)))
     ys, xs = np.nonzero(patch)
     y0, y1 = max(int(ys.min()) - r - 1, 0), min(int(ys.max()) + r + 2, h)
@@ -161,6 +163,7 @@ def unsettled_places(
     other = cv2.morphologyEx(other, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     point_area = point_px**2
     places: list[str] = []
+    glare: tuple[str, ...] = ()
     grown = np.zeros((h, w), bool)
     surely: list[str] = []
     big: list[int] = []
@@ -170,7 +173,15 @@ def unsettled_places(
         area = np.bincount(labels.reshape(-1), minlength=n)
         big = [k for k in range(1, n) if area[k] > config.blob_area * point_area]
         if ev is not None:
-            big = [k for k in big if not is_glare(config, masks, ev, labels == k, free, point_px)]
+            shines = [k for k in big if is_glare(config, masks, ev, labels == k, free, point_px)]
+            if shines:
+                big = [k for k in big if k not in shines]
+                lit = np.bincount(
+                    masks.place[np.isin(labels, shines)].astype(np.intp) + 1, minlength=BAR_PLACE + 2
+                )[1:]
+                glare = tuple(
+                    place_name(int(i)) for i in np.flatnonzero(lit >= config.place_area * point_area)
+                )
     if big:
         seeds = np.isin(labels, big).astype(np.uint8)
         grown = seeds > 0
@@ -207,4 +218,4 @@ def unsettled_places(
         ys, xs = np.nonzero(loose)
         j = int(np.argmax(score[ys, xs]))
         places.append(_place(masks, float(xs[j]), float(ys[j])))
-    return Unsettled(tuple(dict.fromkeys(places)), tuple(surely), grown)
+    return Unsettled(tuple(dict.fromkeys(places)), tuple(surely), grown, glare)

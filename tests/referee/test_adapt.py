@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 
@@ -73,3 +74,14 @@ def test_two_stacks_read_in_the_wrong_colour_are_not_an_illegal_play(table: Make
 def test_without_the_floor_the_same_misread_is_called_illegal(table: Make) -> None:
     t = _two_stacks_misread(table, ColourDoubt(floor=0.0))
     assert ILLEGAL_PLAY in t.alerts()
+
+
+def test_points_under_glare_are_suspect_but_the_board_is_settled() -> None:
+    start = Position.initial("short")
+    seen = dataclasses.replace(_observation(start), glare=("top[3]",))
+    reading = reading_from_observation(seen, ORIENTATION, "short")
+    top, _ = ORIENTATION.from_white_points(list(range(1, 25)))
+    lit = top[3]
+    assert reading.settled and lit in reading.suspect
+    assert {lit - 1, lit + 1} & reading.suspect  # its neighbours in the row too
+    assert not reading_from_observation(_observation(start), ORIENTATION, "short").suspect
