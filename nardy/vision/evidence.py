@@ -63,7 +63,8 @@ class Evidence:
     array where the light's fit stays below white, as it nearly always does)."""
 
     def expected_lightness(self, region: NDArray[np.int8], gain: F32) -> F32:
-        """(n,) Lab lightness the empty board should have at pixels of ``region`` under ``gain``."""
+        """Lab lightness the empty board should have at pixels of ``region`` under ``gain`` (both of
+        one shape, and so is the result), never past white."""
         offset = np.float32(self.dark_offset)
         light = (self.looks[region, 0] + offset) * gain - offset
         return np.asarray(np.minimum(light, _WHITE), dtype=np.float32)
