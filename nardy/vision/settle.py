@@ -66,6 +66,12 @@ def _place(masks: BoardMasks, x: float, y: float) -> str:
     return place_name(i if y < h / 2 else POINTS_PER_ROW + i)
 
 
+def _named(masks: BoardMasks, found: NDArray[np.bool_], least: float) -> tuple[str, ...]:
+    """The places (``top[i]``, ``bottom[i]``, ``bar``) at least ``least`` pixels of ``found`` lie on."""
+    counts = np.bincount(masks.place[found].astype(np.intp) + 1, minlength=BAR_PLACE + 2)[1:]
+    return tuple(place_name(int(i)) for i in np.flatnonzero(counts >= least))
+
+
 def _disc(size: float) -> U8:
     n = max(1, int(round(size))) | 1
     return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (n, n)), dtype=np.uint8)
@@ -176,12 +182,7 @@ def unsettled_places(
             shines = [k for k in big if is_glare(config, masks, ev, labels == k, free, point_px)]
             if shines:
                 big = [k for k in big if k not in shines]
-                lit = np.bincount(
-                    masks.place[np.isin(labels, shines)].astype(np.intp) + 1, minlength=BAR_PLACE + 2
-                )[1:]
-                glare = tuple(
-                    place_name(int(i)) for i in np.flatnonzero(lit >= config.place_area * point_area)
-                )
+                glare = _named(masks, np.isin(labels, shines), config.place_area * point_area)
     if big:
         seeds = np.isin(labels, big).astype(np.uint8)
         grown = seeds > 0
@@ -197,9 +198,7 @@ def unsettled_places(
             _, parts = cv2.connectedComponents(joined, connectivity=8)
             keep = np.unique(parts[np.isin(labels, grow)])
             grown |= np.isin(parts, keep[keep > 0]) & (near > 0)
-        least = config.place_area * point_area
-        counts = np.bincount(masks.place[grown].astype(np.intp) + 1, minlength=BAR_PLACE + 2)[1:]
-        places.extend(place_name(int(i)) for i in np.flatnonzero(counts >= least))
+        places.extend(_named(masks, grown, config.place_area * point_area))
         if tray_side is not None and grow:  # only a sure hand: a small patch there is the frame's bevel
             edge = (
                 grown[:, w - margin - 2 : w - margin]
