@@ -20,7 +20,15 @@ from typing import Any, Literal
 
 from nardy.referee import events as ev
 from nardy.referee.config import RefereeConfig
-from nardy.referee.decode import Decision, Finished, best_chain, best_finished, decode, most_borne
+from nardy.referee.decode import (
+    Decision,
+    Finished,
+    best_chain,
+    best_finished,
+    candidates,
+    decode,
+    most_borne,
+)
 from nardy.referee.events import Alert, EventBus, Severity
 from nardy.referee.match import Cube, CubeError, MatchInfo, MatchScore
 from nardy.referee.reading import BoardReading
@@ -70,6 +78,9 @@ class Turn:
     verdict: Verdict | None = None
     queued: tuple[Roll, str] | None = None
     """The opponent's throw, made before this play was finished."""
+    late: str | None = None
+    """The "not finished" alert held back because the board was moving when the opponent threw
+    (the mover's hand may have been finishing the play): raised if the board settles unfinished."""
     flags: set[str] = field(default_factory=set)
 
     def to_json(self) -> dict[str, Any]:
@@ -341,6 +352,12 @@ class Referee:
             text = f"{turn.mover.other} threw before {turn.mover}'s illegal play was put right"
         else:
             text = f"{turn.mover}'s play of {turn.roll} was not finished before {turn.mover.other} threw"
+        if self.last_reading is not None and self._settler.disturbed_since is not None:
+            # a hand is over the board: the last still board may be from before the play was
+            # finished or put right. Say so only if the board settles the same
+            turn.late = text
+            self._settler.reset()
+            return
         self._alert(ev.UNFINISHED_PLAY, "warning", text)
 
     def _shows_unchanged(self, turn: Turn, reading: BoardReading) -> bool:
@@ -652,6 +669,14 @@ class Referee:
             both = self._two_plays(turn, reading)
             if both is not None:
                 return both
+            if chosen.kind in ("illegal", "count") and self._maybe_two_plays(turn, reading):
+                # the opponent has thrown and may be moving: checkers of theirs that moved are
+                # no offence, and the board is not clearly unlike the two plays
+                options = f"{turn.mover}'s {turn.roll} and {turn.mover.other}'s {turn.queued[0]}"
+                text = f"please look: the board does not clearly show {options}"
+                return ("two-plays?", turn.mover, reading.most_likely()[0]), lambda: self._alert(
+                    ev.LOOK, "info", text
+                )
         if chosen.kind in ("unsure", "partial") and turn.queued is None:
             ending = self._ending(turn, reading)
             if ending is not None:
@@ -732,6 +757,30 @@ class Referee:
                 self._apply(self.turn, second)
 
         return key, act
+
+    def _maybe_two_plays(self, turn: Turn, reading: BoardReading) -> bool:
+        """Whether the board is within ``illegal_margin`` of some legal play of ``turn`` followed
+        by the unchanged board, part of, or all of the opponent's play of the throw that waits
+        (the mover's plays nearest the board, ``revise_beam`` of them, are tried)."""
+        assert turn.queued is not None
+        roll, _ = turn.queued
+        nxt = turn.mover.other
+        nxt_first = nxt not in self.played
+        free, _ = reading.best_keeping_count(
+            turn.before,
+            bearing=turn.mover,
+            most_borne=most_borne(self.variant, turn.before, turn.roll, turn.first_turn),
+        )
+        legal = self.variant.legal_plays(turn.before, turn.roll, turn.first_turn)
+        mine = sorted((after for _, after in legal.items()), key=reading.log_likelihood, reverse=True)
+        mine = mine[: self.config.revise_beam]
+        mine = mine or [turn.before]
+        best = max(
+            reading.log_likelihood(position)
+            for after in mine
+            for _, position, _ in candidates(self.variant, after.with_turn(nxt), roll, nxt_first)
+        )
+        return free - best - self.bias <= self.config.illegal_margin
 
     def _revise_last(self, turn: Turn, reading: BoardReading) -> tuple[Hashable, Callable[[], None]] | None:
         """The board is none of what ``turn`` can have made of the position recorded before it,
@@ -826,6 +875,12 @@ class Referee:
             self._clear(ev.BOARD_CHANGED)
 
     def _apply(self, turn: Turn, decision: Decision) -> None:
+        late, turn.late = turn.late, None
+        self._decide(turn, decision)
+        if late is not None and self.turn is turn and turn.queued is not None:
+            self._alert(ev.UNFINISHED_PLAY, "warning", late)
+
+    def _decide(self, turn: Turn, decision: Decision) -> None:
         kind = decision.kind
         if kind in ("unreadable", "count"):
             if kind == "count" and decision.verdict is not None:

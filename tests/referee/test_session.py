@@ -655,6 +655,57 @@ def test_players_who_play_on_after_an_illegal_play_are_followed(table: Make) -> 
     assert ILLEGAL_PLAY not in t.alerts()
 
 
+def test_an_illegal_play_put_right_under_a_hand_as_the_opponent_throws_is_no_offence(table: Make) -> None:
+    t = table("long")
+    start = Position.initial("long")
+    t.show(start)
+    t.roll(6, 5)
+    t.show(start.apply("24/18 24/19"))  # two checkers from the head
+    assert ILLEGAL_PLAY in t.alerts()
+    t.hand()  # white puts it right...
+    t.roll(3, 1)  # ...while black throws: the last still board was the illegal one
+    assert UNFINISHED_PLAY not in t.alerts()
+    t.show(start.apply("24/13"))  # the board settles put right
+    assert not t.alerts() and [m.play.text() for m in t.ref.moves] == ["24/13"]
+    assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK and t.ref.turn.roll.text() == "3-1"
+
+
+def test_an_illegal_play_still_there_once_the_hand_is_gone_was_not_put_right(table: Make) -> None:
+    t = table("long")
+    start = Position.initial("long")
+    t.show(start)
+    t.roll(6, 5)
+    bad = start.apply("24/18 24/19")
+    t.show(bad)
+    t.hand()
+    t.roll(3, 1)
+    assert UNFINISHED_PLAY not in t.alerts()
+    t.show(bad)  # the hand is gone and the board is as it was
+    assert {ILLEGAL_PLAY, UNFINISHED_PLAY} <= t.alerts()
+    assert "put right" in t.ref.alerts[UNFINISHED_PLAY].text and not t.ref.moves
+
+
+def test_a_board_near_both_plays_after_the_opponents_throw_asks_for_a_look_not_an_alarm(table: Make) -> None:
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    t.hand()
+    t.roll(3, 1)  # black throws while white's hand is over the board
+    t.hand()
+    white = start.apply("24/13")
+    both = white.with_turn(Color.BLACK).apply("8/5 6/5")
+    # the camera, less sure than usual, sees one of black's checkers a point short of where it
+    # went: the board is none of white's plays, but not clearly unlike white's and black's
+    misread = both.with_turn(Color.BLACK).apply("5/4")
+    t.show(misread, confidence=0.9)
+    assert ILLEGAL_PLAY not in t.alerts() and "illegal" not in t.kinds()
+    assert LOOK in t.alerts() and "does not clearly show" in t.ref.alerts[LOOK].text
+    t.roll(4, 2)  # white's next throw: both plays are recorded, to be checked
+    assert [m.play.text() for m in t.ref.moves][0] == "24/13"
+    assert all("uncertain" in m.flags for m in t.ref.moves) and CHECK in t.alerts()
+
+
 def test_a_board_the_camera_misreads_from_some_moment_on_does_not_stop_the_game(table: Make) -> None:
     from nardy.referee.reading import BoardReading
 
