@@ -2,16 +2,15 @@
 
 The two classes come from the frame itself: the colours of all stacks (and bar checkers) are split
 in two along their main axis of variation (each group holding a fair share of the checkers, so a
-stray detection cannot be a group of its own); "light" is the paler group -- lightness less some of
-the saturation, so a translucent white beats gold and ivory beats red even where the light evens
-out their lightness. Only the points' stacks define the groups when there are enough of them; bar
-candidates are judged against them. When
-calibration knows the two colours (``prototypes``) they are used instead. Each stack gets the
-probability that it is light, from its distances to the two groups relative to their spread along
-each axis (uneven light spreads lightness much more than hue), with a little always kept for the
-other colour. Which of the two groups found in the frame is *light* is itself only as sure as their
-paleness differs (``label_confidence``): for a pair of saturated colours of about the same lightness
-each stack keeps an honest share for the swapped reading.
+stray detection cannot be a group of its own); "light" is the paler group -- the one nearer white,
+so a translucent white beats gold where the light evens out their lightness, and red beats blue.
+Only the points' stacks define the groups when there are enough of them; bar candidates are judged
+against them. When calibration knows the two colours (``prototypes``) they are used instead. Each
+stack gets the probability that it is light, from its distances to the two groups relative to their
+spread along each axis (uneven light spreads lightness much more than hue), with a little always
+kept for the other colour. Which of the two groups found in the frame is *light* is itself only as
+sure as their paleness differs (``label_confidence``): for a pair of saturated colours of about the
+same lightness each stack keeps an honest share for the swapped reading.
 """
 
 from __future__ import annotations
@@ -75,9 +74,11 @@ def _two_means(x: F64, weights: F64, min_share: float) -> tuple[F64, F64, NDArra
 
 
 def paleness(config: ColourConfig, lab: F64) -> F64:
-    """Lightness less ``chroma_penalty`` times chroma of (..., 3) Lab colours (8-bit scaling)."""
-    chroma = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
-    return np.asarray(lab[..., 0] - config.chroma_penalty * chroma, dtype=np.float64)
+    """How near white (..., 3) Lab colours (8-bit scaling) are: minus their distance from it. Far
+    from white the lightness decides (red against blue), near it the chroma (ivory against gold)."""
+    return -np.asarray(
+        np.sqrt((255.0 - lab[..., 0]) ** 2 + (lab[..., 1] - 128.0) ** 2 + (lab[..., 2] - 128.0) ** 2)
+    )
 
 
 def colour_groups(

@@ -148,9 +148,6 @@ class CountConfig:
 class ColourConfig:
     lightness_weight: float = 1.0
     """Weight of lightness when telling the two checker colours apart."""
-    chroma_penalty: float = 0.5
-    """The light group is the paler one: higher lightness less this times chroma (Lab units), so a
-    translucent white beats gold and ivory beats red where the light evens out their lightness."""
     light_correction: float = 0.5
     """Share (as an exponent) of the board's fitted brightness gain undone on the checkers' lightness:
     the gain is fitted on the board's matte surface, while checker tops clip and take glare

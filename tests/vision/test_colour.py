@@ -18,8 +18,19 @@ def test_translucent_white_is_light_even_where_gold_is_as_light() -> None:
     white = np.array([172.0, 124.0, 123.0]) + rng.normal(0, 4, (6, 3))
     gold = np.array([178.0, 134.0, 180.0]) + rng.normal(0, 4, (6, 3))
     p = light_probabilities(ColourConfig(), np.vstack([white, gold]), np.ones(12))
-    # light by paleness, with the doubt a paleness difference this small leaves (``label_scale``)
-    assert (p[:6] > 0.8).all() and (p[6:] < 0.2).all()
+    # light by paleness (the white is 10 Lab units nearer white than the gold), with the doubt a
+    # difference this small leaves (``label_scale``): about 0.77
+    assert (p[:6] > 0.7).all() and (p[6:] < 0.3).all()
+
+
+def test_red_is_light_against_blue_even_where_blue_is_less_saturated() -> None:
+    rng = np.random.default_rng(7)
+    red = np.array([113.0, 182.0, 160.0]) + rng.normal(0, 3, (6, 3))
+    blue = np.array([91.0, 124.0, 113.0]) + rng.normal(0, 3, (6, 3))
+    p = light_probabilities(ColourConfig(), np.vstack([red, blue]), np.ones(12))
+    # red is 22 lightness units lighter and 63 units of chroma away from grey, the blue 16: a
+    # paleness that took off half the chroma called the blue light (a whole board swapped)
+    assert (p[:6] > 0.5).all() and (p[6:] < 0.5).all()
 
 
 def test_one_stray_stack_is_not_a_colour_of_its_own() -> None:
