@@ -218,6 +218,31 @@ class RegisterConfig:
 
 
 @dataclass(frozen=True)
+class BaseConfig:
+    """``bases.base_moves``: each long side placed on the full frame where the points' bases begin."""
+
+    reach: float = 0.6
+    """Largest move of a long side tried (point widths, either way) ..."""
+    step: float = 0.05
+    """... in steps of this (point widths)."""
+    depth: tuple[float, float] = (0.05, 0.3)
+    """The strips just inside and just outside the side that are read (point widths from it): inside
+    the points' bases, outside the frame (about 0.46 of a point wide)."""
+    depth_samples: int = 4
+    """Samples across each strip's depth ..."""
+    across: float = 0.2
+    """... and across each point's centre line, this far either side of it (point widths) ..."""
+    across_samples: int = 3
+    """... in this many samples."""
+    far: float = 45.0
+    """A sample further than this from both points' colours (Lab units) votes for neither."""
+    min_gain: float = 0.2
+    """A side is moved only if its best place scores this much better than where it is ..."""
+    min_move: float = 0.2
+    """... and lies at least this far inside it (point widths; nearer, the edge fit is the better judge)."""
+
+
+@dataclass(frozen=True)
 class ConfidenceConfig:
     """``BoardFinding.confidence`` is a product of steps ``1 / (1 + exp(-slope (x - mid)))``, one per cue:
     a wrong result fails at least one of them."""
@@ -267,6 +292,7 @@ class FinderConfig:
     structure: StructureConfig = field(default_factory=StructureConfig)
     refine: RefineConfig = field(default_factory=RefineConfig)
     register: RegisterConfig = field(default_factory=RegisterConfig)
+    bases: BaseConfig = field(default_factory=BaseConfig)
     confidence: ConfidenceConfig = field(default_factory=ConfidenceConfig)
     view_blur: float = 1.0
     """Gaussian smoothing of the working image before straight-on views are sampled from it (pixels)."""

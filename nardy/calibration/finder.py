@@ -16,6 +16,8 @@ The stages, each a pure function of its own module:
    tell the aliases apart where checkers make the colours ambiguous;
 5. ``register``: every placement of the two ends within a fraction of a point is scored by the points'
    sides alone, which says how clearly the points pin the ends and whether where the corners put them.
+6. ``bases``: on the full frame, a long side that the points' bases put further in (the far side on
+   the frame's outer edge, a few pixels wide at a steep angle) is moved there and fitted again.
 
 ``BoardFinding.confidence`` combines how clearly the result shows the points' layout, how far ahead it
 is of its neighbours and of the best *different* candidate, how much of its outline lies on edges
@@ -41,6 +43,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from nardy.calibration.aspect import implied_aspect
+from nardy.calibration.bases import base_moves, moved_sides
 from nardy.calibration.config import FinderConfig
 from nardy.calibration.edges import Gradient, colour_gradient, line_segments, merge_segments, shrink, to_lab
 from nardy.calibration.pattern import PatternScore, pattern_score
@@ -476,6 +479,28 @@ def _distinct_proposals(
     return chosen
 
 
+def _on_bases(
+    config: FinderConfig,
+    grad: Gradient,
+    lab: F32,
+    fit: Fit,
+    geometry: BoardGeometry,
+    pattern: PatternScore,
+    lens: Lens,
+) -> F64:
+    """``fit``'s corners (full frame, seen through ``lens``) with a long side that the points' bases
+    put further inside (``bases.base_moves``: the far side on the frame's outer edge at a steep
+    angle, where the frame is a few pixels wide) moved there and fitted to the edges again."""
+    colours = np.asarray(pattern.colours, dtype=np.float64)
+    top, bottom = base_moves(config.bases, lab, fit.corners, geometry, colours, lens)
+    if top == 0.0 and bottom == 0.0:
+        return fit.corners
+    moved = moved_sides(fit.corners, geometry, top, bottom, lens)
+    reach = config.refine.final_searches
+    fit = refine_corners(config.refine, grad, moved, geometry, reach, lens=lens, lab=lab, colours=colours)
+    return fit.corners
+
+
 def find_board(
     config: FinderConfig,
     image: NDArray[np.uint8],
@@ -577,7 +602,9 @@ def find_board(
             corners = fit_full.corners + offset
             # the tips are sharper at full resolution
             full_lens = lens.with_kappa(fit_full.kappa)
-            tips = _tips(lab_full, fit_full.corners, geometry, best.pattern, 0.0, full_lens)
+            on_bases = _on_bases(config, g_full, lab_full, fit_full, geometry, best.pattern, full_lens)
+            corners = on_bases + offset
+            tips = _tips(lab_full, on_bases, geometry, best.pattern, 0.0, full_lens)
     lap("full")
     cc = config.confidence
     al = best.aliases

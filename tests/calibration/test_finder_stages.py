@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from nardy.calibration.aspect import implied_aspect
+from nardy.calibration.bases import base_moves, base_profile, moved_sides
 from nardy.calibration.config import FinderConfig, LineConfig, StructureConfig
 from nardy.calibration.edges import colour_gradient, merge_segments, point_sides, to_lab
 from nardy.calibration.pattern import pattern_score
@@ -231,3 +232,28 @@ def test_with_the_points_painted_over_nothing_pins_the_ends() -> None:
     config = FinderConfig()
     found = register_ends(config.register, colour_gradient(config.edges, to_lab(blank)), truth, G)
     assert found.lead < config.confidence.ends_mid
+
+
+@pytest.mark.parametrize("seed", [5, 8])
+def test_the_points_bases_bring_a_long_side_in_off_the_frames_outer_edge(seed: int) -> None:
+    # at 50 degrees the far frame is a few pixels wide: the working image cannot tell its outer edge
+    # from the playing area's side, the full frame's points' bases can
+    scene = Scene.random(np.random.default_rng(seed), size=(1280, 720), family="walnut", tilt=(50.0, 50.0))
+    sample = scene.render(BoardLayout.empty(), rng=np.random.default_rng(seed))
+    truth = sample.corners
+    config = FinderConfig()
+    lab = to_lab(sample.image)
+    colours = np.asarray(pattern_score(config.pattern, lab, truth, G).colours, dtype=np.float64)
+    assert base_moves(config.bases, lab, truth, G, colours) == (0.0, 0.0)
+    # each long side on the frame's outer edge (the frame is 0.46 of a point wide) comes back in,
+    # near enough for the edge fit to do the rest ...
+    top, bottom = base_moves(config.bases, lab, moved_sides(truth, G, -0.46, 0.0), G, colours)
+    assert abs(top - 0.46) <= 0.15 and bottom == 0.0
+    top, bottom = base_moves(config.bases, lab, moved_sides(truth, G, 0.0, -0.46), G, colours)
+    assert top == 0.0 and abs(bottom - 0.46) <= 0.15
+    # ... and one already inside the playing area is never moved further in
+    assert base_moves(config.bases, lab, moved_sides(truth, G, 0.3, 0.0), G, colours) == (0.0, 0.0)
+    for row in ("top", "bottom"):
+        profile = base_profile(config.bases, lab, truth, G, colours, row)
+        on_frame = profile.scores[int(np.argmin(np.abs(profile.moves + 0.45)))]
+        assert abs(profile.best) <= 0.1 and np.max(profile.scores) > on_frame + 0.5
