@@ -215,6 +215,11 @@ class RegisterConfig:
     vouch_offset: float = 0.1
     """... where the corners put them, within this (point widths), the short sides need show no edge
     of their own (a wooden frame the field's colour shows none) for the finder to be sure."""
+    move_lead: float = 0.1
+    """When a row's points pin its two corners with at least this lead ...."""
+    move_offset: float = 0.15
+    """... this far or more (point widths) from where they are, the corners are moved there (the edge
+    fit keeps an end on whatever edge it started near, such as the frame's outer edge)."""
 
 
 @dataclass(frozen=True)

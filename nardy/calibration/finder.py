@@ -15,7 +15,8 @@ The stages, each a pure function of its own module:
    the edges of the bar and the short sides (``refine.end_support``) and the points' tips (``tips``)
    tell the aliases apart where checkers make the colours ambiguous;
 5. ``register``: every placement of the two ends within a fraction of a point is scored by the points'
-   sides alone, which says how clearly the points pin the ends and whether where the corners put them.
+   sides alone, which says how clearly the points pin the ends and whether where the corners put them;
+   a row's corners that its points pin clearly elsewhere are moved there;
 6. ``bases``: on the full frame, a long side that the points' bases put further in (the far side on
    the frame's outer edge, a few pixels wide at a steep angle) is moved there and fitted again.
 
@@ -49,7 +50,7 @@ from nardy.calibration.edges import Gradient, colour_gradient, line_segments, me
 from nardy.calibration.pattern import PatternScore, pattern_score
 from nardy.calibration.quads import candidate_quads, perspective_groups, quad_area
 from nardy.calibration.refine import Fit, Lens, end_support, refine_corners
-from nardy.calibration.register import register_ends
+from nardy.calibration.register import Registration, register_ends
 from nardy.calibration.structure import (
     Aliases,
     Proposal,
@@ -479,6 +480,34 @@ def _distinct_proposals(
     return chosen
 
 
+def _pinned(
+    config: FinderConfig,
+    lab: F32,
+    grad: Gradient,
+    result: _Result,
+    ends: list[Registration],
+    geometry: BoardGeometry,
+) -> _Result:
+    """``result`` with each row's two corners moved where that row's points clearly pin them
+    (``ends``, one ``register.Registration`` per row in ``ROWS``: a lead of at least
+    ``RegisterConfig.move_lead`` and an end ``RegisterConfig.move_offset`` or more from the corners),
+    then fitted to the edges with the last, shortest search only (a longer one would take the ends
+    back to the edges they came from); ``result`` itself if no row does."""
+    rc = config.register
+    corners = result.corners.copy()
+    for e, idx in zip(ends, ((0, 1), (2, 3)), strict=True):
+        if e.lead >= rc.move_lead and e.offset >= rc.move_offset:
+            corners[list(idx)] = e.corners[list(idx)]
+    if np.array_equal(corners, result.corners):
+        return result
+    hh, ww = grad.dx.shape
+    lens = Lens((ww / 2.0, hh / 2.0), 0.5 * float(np.hypot(ww, hh)), result.fit.kappa)
+    colours = np.asarray(result.pattern.colours, dtype=np.float64)
+    reach = config.refine.searches[-1:]
+    fit = refine_corners(config.refine, grad, corners, geometry, reach, lens=lens, lab=lab, colours=colours)
+    return replace(result, corners=fit.corners, fit=fit)
+
+
 def _on_bases(
     config: FinderConfig,
     grad: Gradient,
@@ -577,6 +606,10 @@ def find_board(
     margin = best.score(config) - max(rivals) if rivals else 1.0
     # each row's points pin its own two corners
     ends = [register_ends(config.register, grad, best.corners, geometry, best.fit.kappa, r) for r in ROWS]
+    pinned = _pinned(config, lab, grad, best, ends, geometry)
+    if pinned is not best:
+        best = pinned
+        ends = [register_ends(config.register, grad, best.corners, geometry, best.fit.kappa, r) for r in ROWS]
     ends_lead = min(e.lead for e in ends)
     ends_offset = max(e.offset for e in ends)
     lap("refine")

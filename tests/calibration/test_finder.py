@@ -3,6 +3,9 @@ made hard on purpose. Each frame is a new random scene, so no test depends on on
 
 from __future__ import annotations
 
+import dataclasses
+import math
+
 import cv2
 import numpy as np
 import pytest
@@ -211,3 +214,30 @@ def test_high_contrast_checkers_do_not_keep_the_points_columns_off_the_shortlist
     image, truth = _benchmark_frame(2, 2, 2, 5)
     found = find_board(FinderConfig(), image)
     assert corner_error(found.corners, truth) <= 8.0
+
+
+@pytest.mark.parametrize("frame", [(1, 3, 1, 0), (3, 3, 1, 5)])
+def test_a_far_side_on_the_thin_frames_outer_edge_is_brought_in_by_the_points_bases(
+    frame: tuple[int, int, int, int],
+) -> None:
+    # walnut boards at 50 degrees: the far frame is a few pixels wide and of the darker points'
+    # colour, so the working image fits the far side to its outer edge; the full frame's points'
+    # bases put it back (``bases``)
+    image, truth = _benchmark_frame(*frame)
+    config = FinderConfig()
+    off = dataclasses.replace(config, bases=dataclasses.replace(config.bases, min_gain=math.inf))
+    assert corner_error(find_board(off, image).corners, truth) > 8.0
+    assert corner_error(find_board(config, image).corners, truth) <= 5.0
+
+
+@pytest.mark.parametrize("frame", [(2, 3, 1, 5), (3, 3, 2, 5)])
+def test_a_rows_corners_go_where_its_points_clearly_pin_them(frame: tuple[int, int, int, int]) -> None:
+    # wooden boards at 50 degrees whose corner at one end of a row the edge fit leaves a third or a
+    # fifth of a point out; that row's points' sides pin it, clearly, where it is
+    image, truth = _benchmark_frame(*frame)
+    config = FinderConfig()
+    off = dataclasses.replace(config, register=dataclasses.replace(config.register, move_lead=math.inf))
+    assert corner_error(find_board(off, image).corners, truth) > 8.0
+    found = find_board(config, image)
+    assert corner_error(found.corners, truth) <= 5.0
+    assert found.ends_offset <= config.register.vouch_offset
