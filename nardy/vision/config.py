@@ -239,12 +239,6 @@ class SettleConfig:
     hand or a sleeve ends sharply, with the bare board or its shadow beside it."""
     glare_ring: float = 0.15
     """Width of the rim just outside a patch looked at (point widths)."""
-    washed_level: int = 250
-    """A pixel at least this bright in all three channels is clipped: the sensor kept no detail
-    there (a lamp's reflection the board's fitted look may have taken in as its own)."""
-    washed_share: float = 0.1
-    """A point or the bar with at least this share of its pixels clipped is named under glare:
-    a checker there may be washed out of the reading."""
     doubt: float = 0.6
     """Share of the count distribution of a place under something surely a hand (``grow_area``)
     spread over every count, and of its colour over both (the most likely stays the most likely):

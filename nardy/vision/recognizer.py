@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TypeVar
 
 import cv2
@@ -41,7 +40,7 @@ from nardy.vision.layout import CHECKERS_PER_SIDE
 from nardy.vision.masks import BoardMasks, board_masks
 from nardy.vision.observation import CountReading, Observation, PointReading
 from nardy.vision.rectify import Intrinsics, RectifyMaps, rectify, rectify_maps
-from nardy.vision.settle import Unsettled, unsettled_places, washed_out
+from nardy.vision.settle import Unsettled, unsettled_places
 from nardy.vision.stats import median, window_means
 from nardy.vision.tray import TrayView, off_counts, read_tray, row_light, tray_view
 
@@ -334,7 +333,7 @@ class Recognizer:
                 for line, ok in zip(lines, alike, strict=True)
                 if len(line.centres) >= cap and ok[: len(line.centres)].all()
             ]
-            found = unsettled_places(
+            return unsettled_places(
                 cfg.settle,
                 masks,
                 ev.settle_difference,
@@ -345,9 +344,6 @@ class Recognizer:
                 cfg.geometry.tray_side,
                 ev,
             )
-            # a reflection the board's look has taken in is no patch, but clips what it covers
-            washed = washed_out(cfg.settle, masks, rect)
-            return replace(found, glare=tuple(dict.fromkeys(found.glare + washed))) if washed else found
 
         found = _timed(timings, "settle", settle)
         unsettled = found.places

@@ -72,21 +72,6 @@ def _named(masks: BoardMasks, found: NDArray[np.bool_], least: float) -> tuple[s
     return tuple(place_name(int(i)) for i in np.flatnonzero(counts >= least))
 
 
-def washed_out(config: SettleConfig, masks: BoardMasks, rect: U8) -> tuple[str, ...]:
-    """The places (``top[i]``, ``bottom[i]``, ``bar``) at least ``washed_share`` of whose pixels
-    are clipped in ``rect`` ((h, w, 3) uint8, the rectified board): all three channels at
-    ``washed_level`` or more. Nothing can be read there, a checker's colour least of all."""
-    level = config.washed_level
-    clipped = cv2.inRange(rect, (level, level, level), (255, 255, 255))
-    if not cv2.countNonZero(clipped):
-        return ()
-    where = masks.place.astype(np.intp) + 1
-    counts = np.bincount(where[clipped > 0], minlength=BAR_PLACE + 2)[1:]
-    area = np.bincount(where.ravel(), minlength=BAR_PLACE + 2)[1:]
-    washed = counts >= config.washed_share * np.maximum(area, 1)
-    return tuple(place_name(int(i)) for i in np.flatnonzero(washed & (area > 0)))
-
-
 def _disc(size: float) -> U8:
     n = max(1, int(round(size))) | 1
     return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (n, n)), dtype=np.uint8)
