@@ -323,6 +323,11 @@ class FinderConfig:
     """Times a result may be moved to a better alias (``structure.compare_aliases``) and refitted ..."""
     alias_tolerance: float = 0.02
     """... kept unless its refitted score falls more than this below the original's."""
+    column_rounds: int = 1
+    """Times after that a result moved in every round, whose lead over the board shifted by whole
+    points (``finder._Result.column_lead``) is still negative, is moved along the board alone (cheaper
+    than another round of every alias: a start three points off comes at most two points nearer in a
+    round, ``StructureConfig.column_aliases``)."""
     polish_top: int = 4
     """How many of the best distinct proposals are polished (``structure.polish``) ..."""
     refine_top: int = 2

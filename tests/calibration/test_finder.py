@@ -241,3 +241,14 @@ def test_a_rows_corners_go_where_its_points_clearly_pin_them(frame: tuple[int, i
     found = find_board(config, image)
     assert corner_error(found.corners, truth) <= 5.0
     assert found.ends_offset <= config.register.vouch_offset
+
+
+def test_a_board_started_three_points_along_is_moved_all_the_way_back() -> None:
+    # an oak board at 20 degrees whose lighter points are nearly the field's colour: the best proposal
+    # is three points along, one alias move (the largest is two points) leaves it one point along, and
+    # the columns still lead the other way there
+    image, truth = _benchmark_frame(2, 1, 2, 2)
+    assert corner_error(find_board(FinderConfig(column_rounds=0), image).corners, truth) > 8.0
+    found = find_board(FinderConfig(), image)
+    assert corner_error(found.corners, truth) <= 5.0
+    assert found.column_lead > 0
