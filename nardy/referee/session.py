@@ -669,7 +669,7 @@ class Referee:
             both = self._two_plays(turn, reading)
             if both is not None:
                 return both
-            if chosen.kind in ("illegal", "count") and self._maybe_two_plays(turn, reading):
+            if chosen.kind == "illegal" and self._maybe_two_plays(turn, reading):
                 # the opponent has thrown and may be moving: checkers of theirs that moved are
                 # no offence, and the board is not clearly unlike the two plays
                 options = f"{turn.mover}'s {turn.roll} and {turn.mover.other}'s {turn.queued[0]}"

@@ -706,6 +706,27 @@ def test_a_board_near_both_plays_after_the_opponents_throw_asks_for_a_look_not_a
     assert all("uncertain" in m.flags for m in t.ref.moves) and CHECK in t.alerts()
 
 
+def test_checkers_missing_after_the_opponents_throw_are_still_a_count_alert(table: Make) -> None:
+    from nardy.referee.events import COUNT_CHANGED
+    from nardy.referee.reading import BoardReading
+
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    t.hand()
+    t.roll(3, 1)  # black throws while white's hand is over the board
+    t.hand()
+    white = start.apply("24/13")
+    seen = BoardReading.certain(white, 0.998)
+    points = [{n: float(math.exp(v)) for n, v in d.items()} for d in seen.points]
+    # two checkers of each side swept off: no play of either side keeps that count
+    points[5] = {3: 0.998, 2: 0.001, 4: 0.001}
+    points[18] = {-3: 0.998, -2: 0.001, -4: 0.001}
+    t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None))
+    assert COUNT_CHANGED in t.alerts() and LOOK not in t.alerts()
+
+
 def test_a_board_the_camera_misreads_from_some_moment_on_does_not_stop_the_game(table: Make) -> None:
     from nardy.referee.reading import BoardReading
 
