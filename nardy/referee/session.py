@@ -397,17 +397,23 @@ class Referee:
             self._end_game(result)
         return True
 
+    def _free(self, turn: Turn, reading: BoardReading) -> float:
+        """Log-likelihood of the most likely board with the checkers ``turn`` started from (the
+        mover may have borne some off): what every reading of the turn is measured against."""
+        free, _ = reading.best_keeping_count(
+            turn.before,
+            bearing=turn.mover,
+            most_borne=most_borne(self.variant, turn.before, turn.roll, turn.first_turn),
+        )
+        return free
+
     def _clearly_finished(self, turn: Turn, reading: BoardReading, found: Finished, prior: float) -> bool:
         """Whether ``found`` is the play once something says the mover has finished (the
         opponent's throw, or a long stillness after a game-ending play, worth ``prior``): it beats
         every other finished play by ``accept_margin``, the unfinished states by that less
         ``prior``, and no board explains the reading much better."""
         cfg = self.config
-        free, _ = reading.best_keeping_count(
-            turn.before,
-            bearing=turn.mover,
-            most_borne=most_borne(self.variant, turn.before, turn.roll, turn.first_turn),
-        )
+        free = self._free(turn, reading)
         return (
             found.over_other >= cfg.accept_margin
             and found.over_unfinished >= cfg.accept_margin - prior
@@ -719,11 +725,7 @@ class Referee:
         roll, source = turn.queued
         nxt = turn.mover.other
         nxt_first = nxt not in self.played
-        free, _ = reading.best_keeping_count(
-            turn.before,
-            bearing=turn.mover,
-            most_borne=most_borne(self.variant, turn.before, turn.roll, turn.first_turn),
-        )
+        free = self._free(turn, reading)
         best: tuple[float, Play, Position, Decision, Position] | None = None
         for play, after in self.variant.legal_plays(turn.before, turn.roll, turn.first_turn).items():
             second = decode(
@@ -766,11 +768,7 @@ class Referee:
         roll, _ = turn.queued
         nxt = turn.mover.other
         nxt_first = nxt not in self.played
-        free, _ = reading.best_keeping_count(
-            turn.before,
-            bearing=turn.mover,
-            most_borne=most_borne(self.variant, turn.before, turn.roll, turn.first_turn),
-        )
+        free = self._free(turn, reading)
         legal = self.variant.legal_plays(turn.before, turn.roll, turn.first_turn)
         mine = sorted((after for _, after in legal.items()), key=reading.log_likelihood, reverse=True)
         mine = mine[: self.config.revise_beam]

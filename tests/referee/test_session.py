@@ -685,15 +685,21 @@ def test_an_illegal_play_still_there_once_the_hand_is_gone_was_not_put_right(tab
     assert "put right" in t.ref.alerts[UNFINISHED_PLAY].text and not t.ref.moves
 
 
-def test_a_board_near_both_plays_after_the_opponents_throw_asks_for_a_look_not_an_alarm(table: Make) -> None:
-    t = table("short")
+def _black_throws_over_whites_hand(t: Table) -> Position:
+    """White throws 6-5 from the start and plays 24/13 under a hand, over which black throws 3-1;
+    returns the board after white's play."""
     start = Position.initial("short")
     t.show(start)
     t.roll(6, 5)
     t.hand()
-    t.roll(3, 1)  # black throws while white's hand is over the board
+    t.roll(3, 1)
     t.hand()
-    white = start.apply("24/13")
+    return start.apply("24/13")
+
+
+def test_a_board_near_both_plays_after_the_opponents_throw_asks_for_a_look_not_an_alarm(table: Make) -> None:
+    t = table("short")
+    white = _black_throws_over_whites_hand(t)
     both = white.with_turn(Color.BLACK).apply("8/5 6/5")
     # the camera, less sure than usual, sees one of black's checkers a point short of where it
     # went: the board is none of white's plays, but not clearly unlike white's and black's
@@ -711,13 +717,7 @@ def test_checkers_missing_after_the_opponents_throw_are_still_a_count_alert(tabl
     from nardy.referee.reading import BoardReading
 
     t = table("short")
-    start = Position.initial("short")
-    t.show(start)
-    t.roll(6, 5)
-    t.hand()
-    t.roll(3, 1)  # black throws while white's hand is over the board
-    t.hand()
-    white = start.apply("24/13")
+    white = _black_throws_over_whites_hand(t)
     seen = BoardReading.certain(white, 0.998)
     points = [{n: float(math.exp(v)) for n, v in d.items()} for d in seen.points]
     # two checkers of each side swept off: no play of either side keeps that count
