@@ -151,11 +151,12 @@ def light_probabilities(
     if groups is None:
         groups = colour_groups(config, colours, weights, prototypes, reference)
     if groups is None:
-        # one colour only: call it by its paleness against mid-grey
+        # one colour only: call it by its paleness against mid-grey's
         ref = np.ones(n, bool) if reference is None else np.asarray(reference, bool)
         wr = np.maximum(np.asarray(weights, np.float64)[ref], 1e-3)
         pale = float(np.average(paleness(config, colours[ref]), weights=wr))
-        p = 1.0 / (1.0 + np.exp(-(pale - 128.0) / 12.0))
+        grey = float(paleness(config, np.full(3, 128.0)))
+        p = 1.0 / (1.0 + np.exp(-(pale - grey) / 12.0))
         return np.full(n, p)
     light, dark, spread = groups
     x = colours * np.array([config.lightness_weight, 1.0, 1.0])

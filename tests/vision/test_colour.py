@@ -99,3 +99,15 @@ def test_a_stack_unlike_both_checker_colours_is_far_from_the_groups() -> None:
     assert groups is not None
     far = group_distance(ColourConfig(), groups, colours)
     assert far[:10].max() < 3.0 < far[10]
+
+
+def test_a_board_of_one_colour_is_called_by_its_paleness_against_mid_grey() -> None:
+    # near the end of a game only one colour may be left on the board: no second group to compare
+    rng = np.random.default_rng(8)
+    config = ColourConfig()
+    white = np.array([225.0, 128.0, 131.0]) + rng.normal(0, 3, (5, 3))
+    black = np.array([40.0, 129.0, 127.0]) + rng.normal(0, 3, (5, 3))
+    red = np.array([95.0, 170.0, 150.0]) + rng.normal(0, 3, (5, 3))
+    assert (light_probabilities(config, white, np.ones(5)) > 0.95).all()
+    assert (light_probabilities(config, black, np.ones(5)) < 0.05).all()
+    assert (light_probabilities(config, red, np.ones(5)) < 0.1).all()
