@@ -69,7 +69,9 @@ def run(n: int, seed: int) -> dict[str, Any]:
         obs = rec.read(sample.image)
         ms = (time.perf_counter() - t0) * 1000.0
         named = set(obs.unsettled)
-        wrong = [e for e in layout_errors(sample.layout, obs.layout()) if e != "off"]
+        # each place read on its own, as the referee weighs it (not the layout with fifteen a side,
+        # which a hand hiding checkers would push to find them elsewhere)
+        wrong = [e for e in layout_errors(sample.layout, obs.point_layout()) if e != "off"]
         misleading = [e for e in wrong if e not in named and _confidence(obs, e) >= CONFIDENT]
         hand = hands[0]
         records.append(
