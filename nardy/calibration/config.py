@@ -210,8 +210,10 @@ class RegisterConfig:
     """Spacing of the samples along the drawing (pixels)."""
     min_response: float = 6.0
     """A sample whose strongest response in the reach is below this votes less (colour-gradient units)."""
-    vouch_lead: float = 0.2
-    """When the points pin the ends with at least this lead (``Registration.lead``) ..."""
+    vouch_lead: float = 0.12
+    """When the points pin the ends with at least this lead (``Registration.lead``: the confidence's
+    own step for it, ``ConfidenceConfig.ends_mid``, is past 0.99 there; on the development seeds
+    every result with an end misplaced had a lead under 0.065) ..."""
     vouch_offset: float = 0.1
     """... where the corners put them, within this (point widths), the short sides need show no edge
     of their own (a wooden frame the field's colour shows none) for the finder to be sure."""
@@ -319,8 +321,10 @@ class FinderConfig:
     strongly that way (``structure.alternation_strength``)."""
     polish_rounds: int = 2
     """Rounds of ``structure.polish``, each in a view of the last round's result, before the edge fit."""
-    alias_rounds: int = 1
-    """Times a result may be moved to a better alias (``structure.compare_aliases``) and refitted ..."""
+    alias_rounds: int = 2
+    """Times a result may be moved to a better alias (``structure.compare_aliases``) and refitted (a
+    round mends one thing: a move that gives the board its proportions back by one long side can leave
+    the other side on a row of checkers, which the next round's row fit then sees) ..."""
     alias_tolerance: float = 0.02
     """... kept unless its refitted score falls more than this below the original's."""
     column_rounds: int = 1
