@@ -210,10 +210,11 @@ class RegisterConfig:
     """Spacing of the samples along the drawing (pixels)."""
     min_response: float = 6.0
     """A sample whose strongest response in the reach is below this votes less (colour-gradient units)."""
-    vouch_lead: float = 0.12
-    """When the points pin the ends with at least this lead (``Registration.lead``: the confidence's
-    own step for it, ``ConfidenceConfig.ends_mid``, is past 0.99 there; on the development seeds
-    every result with an end misplaced had a lead under 0.065) ..."""
+    vouch_lead: float = 0.2
+    """When the points pin the ends with at least this lead (``Registration.lead``) ... (not less: the
+    lead is over placements within ``reach``, and a board a whole point along has its points' sides
+    on edges too, so only its short sides tell it; a board a point along at 35 degrees had a lead of
+    0.19) ..."""
     vouch_offset: float = 0.1
     """... where the corners put them, within this (point widths), the short sides need show no edge
     of their own (a wooden frame the field's colour shows none) for the finder to be sure."""
