@@ -322,10 +322,11 @@ class FinderConfig:
     strongly that way (``structure.alternation_strength``)."""
     polish_rounds: int = 2
     """Rounds of ``structure.polish``, each in a view of the last round's result, before the edge fit."""
-    alias_rounds: int = 2
+    alias_rounds: int = 1
     """Times a result may be moved to a better alias (``structure.compare_aliases``) and refitted (a
-    round mends one thing: a move that gives the board its proportions back by one long side can leave
-    the other side on a row of checkers, which the next round's row fit then sees) ..."""
+    second round mends what the first leaves, such as a long side on a row of checkers once the
+    proportions are mended by the other: 2 of 576 development frames, but one frame of the held-out
+    seed 4 more missed, so no gain to show for it) ..."""
     alias_tolerance: float = 0.02
     """... kept unless its refitted score falls more than this below the original's."""
     column_rounds: int = 1
