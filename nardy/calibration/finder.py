@@ -658,7 +658,11 @@ def find_board(
     cc = config.confidence
     al = best.aliases
     rc = config.register
-    weakest = _weakest_side(final, ends_lead >= rc.vouch_lead and ends_offset <= rc.vouch_offset)
+    # the points' sides lie on edges with the board a whole point along too (their lead is over
+    # placements within a fraction of a point): only the bar's edges and the short sides' tell that
+    # board apart, so the points vouch for the short sides only where those lead it
+    vouched = ends_lead >= rc.vouch_lead and ends_offset <= rc.vouch_offset and best.end_lead > 0
+    weakest = _weakest_side(final, vouched)
     confidence = (
         _sigmoid(cc.pattern_slope * (best.pattern.score - cc.pattern_mid))
         * _sigmoid(cc.points_slope * (final.point_support - cc.points_mid))

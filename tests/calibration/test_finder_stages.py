@@ -222,6 +222,24 @@ def test_the_points_sides_put_an_end_back_where_it_is(seed: int) -> None:
         assert float(np.max(np.linalg.norm(back.corners - truth, axis=1))) < 4.0
 
 
+@pytest.mark.parametrize("seed", [7, 8])
+def test_the_points_sides_do_not_tell_the_board_a_whole_point_along(seed: int) -> None:
+    # the pattern repeats: with the board a point along, the points' sides lie on the neighbouring
+    # points' sides, and the best placement within a fraction of a point leads as clearly as it
+    # does at the board itself; the bar's edges and the short sides are what tell the two apart
+    # (so the finder lets the points vouch for the short sides only where those lead)
+    image, truth = _steep_wooden(seed)
+    config = FinderConfig()
+    grad = colour_gradient(config.edges, to_lab(image))
+    at_truth = end_support(config.refine, grad, truth, G)
+    h = homography_to_image(G, truth)
+    for k in (-1, 1):
+        along = apply_homography(h, G.corners() + [k * G.point_width, 0.0])
+        pinned = register_ends(config.register, grad, along, G)
+        assert pinned.lead >= config.confidence.ends_mid and pinned.offset <= config.register.vouch_offset
+        assert end_support(config.refine, grad, along, G) < at_truth - 0.1
+
+
 def test_with_the_points_painted_over_nothing_pins_the_ends() -> None:
     image, truth = _steep_wooden(7)
     # the playing area painted over with its median colour: nothing along the board says where it ends
