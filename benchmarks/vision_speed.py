@@ -31,7 +31,7 @@ from nardy.vision.recognizer import Recognizer  # noqa: E402
 from nardy.vision.scene import Scene, random_layout  # noqa: E402
 
 SIZES = ((1280, 720), (1920, 1080))
-STAGES = ("rectify", "evidence", "detect", "count", "colour", "tray", "settle", "crossing", "assemble")
+STAGES = ("rectify", "evidence", "detect", "count", "colour", "tray", "settle", "assemble")
 
 
 def run(frames: int, scenes: int, seed: int) -> dict[str, Any]:

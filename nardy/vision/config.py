@@ -213,35 +213,6 @@ class SettleConfig:
     """... and across gaps this wide (point widths; a column of counted checkers cuts an arm)."""
     place_area: float = 0.25
     """A place is named when this much of what was found lies on it (point widths squared)."""
-    frame_from: float = 0.45
-    """Where the band of the frame examined for an arm crossing it (``crossing``) begins, outward
-    from the playing area's edge (a fraction of the frame's width: clear of the checkers' sides,
-    which hang over its inner edge from oblique views) ..."""
-    frame_to: float = 0.85
-    """... and where it ends (clear of the board's outer edge)."""
-    frame_across: int = 3
-    frame_min_px: float = 3.0
-    """The band is examined only where it is at least this wide in the frame (pixels)."""
-    """Samples across the band (their median is the stretch's colour)."""
-    frame_step: float = 0.25
-    """Spacing of the samples along the frame (point widths)."""
-    frame_window: float = 6.0
-    """The frame's look along a side is the running median over this length (point widths): longer
-    than an arm is wide, shorter than a lamp's gradient."""
-    frame_unlike: float = 30.0
-    """Distance (8-bit Lab) from that look at which a stretch of the frame is something else ..."""
-    frame_least: float = 0.75
-    """... over at least this length (point widths): an arm is wider (the rendered ones about 0.8),
-    a speck of grain narrower; a die lying on the frame may be as wide."""
-    frame_clear_x: float = 0.8
-    """The frame is left out within this many point widths of the middle of a point whose base holds
-    a checker (its side hangs over the frame from oblique views, and to the side too) ..."""
-    frame_clear: float = 0.5
-    """... and along the short sides as far as the end points' lines reach and this many checker
-    diameters more."""
-    frame_sharp: float = 0.5
-    """A stretch is an arm only if it ends sharply at one end at least: across one sample its
-    distance from the look changes by this share of its largest (a lamp's reflection fades out)."""
     tray_reach: float = 0.5
     """The tray is named when a sure hand found runs along the playing area's edge on the tray's side
     for this long (point widths)."""

@@ -33,7 +33,6 @@ from nardy.vision.count import (
     count_lines,
     layer_counts,
 )
-from nardy.vision.crossing import FrameBand, crossings, frame_band
 from nardy.vision.detect import Detector, feature_maps, score_map
 from nardy.vision.evidence import evidence
 from nardy.vision.geometry import POINTS_PER_ROW, homography_to_image
@@ -43,7 +42,7 @@ from nardy.vision.observation import CountReading, Observation, PointReading
 from nardy.vision.rectify import Intrinsics, RectifyMaps, rectify, rectify_maps
 from nardy.vision.settle import Unsettled, unsettled_places
 from nardy.vision.stats import median, window_means
-from nardy.vision.tray import TrayView, board_to_frame, off_counts, read_tray, row_light, tray_view
+from nardy.vision.tray import TrayView, off_counts, read_tray, row_light, tray_view
 
 T = TypeVar("T")
 F64 = NDArray[np.float64]
@@ -115,7 +114,6 @@ class Recognizer:
         self._where: NDArray[np.bool_] | None = None
         self._where_flat: NDArray[np.intp] | None = None
         self._tray: TrayView | None = None
-        self._band: FrameBand | None = None
 
     def prepare(self, frame_size: tuple[int, int]) -> RectifyMaps:
         """Build (or reuse) the lookups for frames of ``frame_size`` (width, height)."""
@@ -140,7 +138,6 @@ class Recognizer:
             self._where = where
             self._where_flat = np.flatnonzero(where)
             self._tray = self._tray_view(self._maps, frame_size)
-            self._band = self._frame_band(self._maps, frame_size)
         return self._maps
 
     def _tray_view(self, maps: RectifyMaps, frame_size: tuple[int, int]) -> TrayView:
@@ -154,22 +151,6 @@ class Recognizer:
             lens = (np.asarray(k, np.float64), np.asarray(dist, np.float64))
         board_h = homography_to_image(cfg.geometry, corners)
         return tray_view(cfg.tray, cfg.geometry, maps.camera, board_h, frame_size, cfg.max_count, lens)
-
-    def _frame_band(self, maps: RectifyMaps, frame_size: tuple[int, int]) -> FrameBand:
-        cfg, corners = self.config, self.corners
-        lens = None
-        if self.intrinsics is not None:
-            k, dist = self.intrinsics.k, self.intrinsics.dist
-            corners = np.asarray(
-                cv2.undistortPoints(corners.reshape(-1, 1, 2), k, dist, P=k), dtype=np.float64
-            ).reshape(4, 2)
-            lens = (np.asarray(k, np.float64), np.asarray(dist, np.float64))
-        board_h = homography_to_image(cfg.geometry, corners)
-
-        def to_frame(points: NDArray[np.float64]) -> NDArray[np.float64]:
-            return board_to_frame(maps.camera, board_h, points, lens)
-
-        return frame_band(cfg.settle, cfg.geometry, to_frame, frame_size)
 
     @property
     def point_px(self) -> float:
@@ -365,11 +346,7 @@ class Recognizer:
             )
 
         found = _timed(timings, "settle", settle)
-        band = self._band
-        assert band is not None
-        lines = np.array([len(line.centres) for line in tops + bottoms], dtype=np.intp)
-        crossed = _timed(timings, "crossing", lambda: crossings(cfg.settle, cfg.geometry, band, frame, lines))
-        unsettled = tuple(dict.fromkeys(found.places + crossed))
+        unsettled = found.places
         odd = tuple(f"top[{i}]" if i < POINTS_PER_ROW else f"bottom[{i - POINTS_PER_ROW}]" for i in strange)
         unsettled = tuple(dict.fromkeys(unsettled + odd))
 
@@ -418,7 +395,6 @@ class Recognizer:
             "bar": list(zip(bar_centres, bar_odds, strict=True)),
             "maps": maps,
             "unsettled": found.found,
-            "crossed": crossed,
         }
         return Observation(
             top_r,
