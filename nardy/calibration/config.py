@@ -213,8 +213,8 @@ class RegisterConfig:
     vouch_lead: float = 0.2
     """When the points pin the ends with at least this lead (``Registration.lead``) ... (not less: the
     lead is over placements within ``reach``, and a board a whole point along has its points' sides
-    on edges too, so only its short sides tell it; a board a point along at 35 degrees had a lead of
-    0.19) ..."""
+    on edges too; a felt board a point along at 35 degrees had a lead of 0.19, and its bar's edges and
+    short sides favoured it as well, ``finder._Result.end_lead``) ..."""
     vouch_offset: float = 0.1
     """... where the corners put them, within this (point widths), the short sides need show no edge
     of their own (a wooden frame the field's colour shows none) for the finder to be sure."""

@@ -659,8 +659,8 @@ def find_board(
     al = best.aliases
     rc = config.register
     # the points' sides lie on edges with the board a whole point along too (their lead is over
-    # placements within a fraction of a point): only the bar's edges and the short sides' tell that
-    # board apart, so the points vouch for the short sides only where those lead it
+    # placements within a fraction of a point): the bar's edges and the short sides' are what can tell
+    # that board apart, so the points vouch for the short sides only where those lead it
     vouched = ends_lead >= rc.vouch_lead and ends_offset <= rc.vouch_offset and best.end_lead > 0
     weakest = _weakest_side(final, vouched)
     confidence = (
