@@ -258,6 +258,8 @@ def _decode(places: Sequence[_Options], exact: bool) -> tuple[list[tuple[int, in
     padded_best = np.full((_WIDE, _WIDE), -np.inf)
     padded_total = np.zeros((_WIDE, _WIDE))
     for options in places:
+        if len(options.p) == 0:  # a place that can be nothing at all: no layout adds up
+            return None
         colour, n = options.moves[:, 0], options.moves[:, 1]
         # a light option reads the table k rows up, a dark one k columns left
         at = _WINDOW[None] - np.where(colour == 0, n * _WIDE, n)[:, None, None]

@@ -119,3 +119,13 @@ def test_a_board_that_cannot_hold_fifteen_a_side_is_read_point_by_point() -> Non
     obs = _observation(list(certain), bottom)
     assert obs.layout() == obs.point_layout()
     assert obs.layout().bottom[0] == Stack("light", 14)
+
+
+def test_a_place_that_allows_nothing_leaves_the_reading_point_by_point() -> None:
+    top, bottom = _empty(), _empty()
+    top[0] = _point(15, 0.99)
+    bottom[0] = _point(15, 0.01)
+    top[5] = PointReading((0.0,) * 16, 0.5)  # a broken reading: no count at all
+    obs = _observation(top, bottom)
+    assert obs.layout() == obs.point_layout()
+    assert obs.confidence == obs.confidence_point_by_point
