@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -44,6 +44,10 @@ from nardy.rules.position import Position
 from nardy.rules.variants import find_variant
 from nardy.vision.geometry import BoardGeometry
 from nardy.vision.rectify import Intrinsics
+
+if TYPE_CHECKING:
+    from nardy.vision.config import RecognizerConfig
+    from nardy.vision.recognizer import Recognizer
 
 PROFILE_VERSION = 2
 """The version ``save`` writes."""
@@ -357,6 +361,25 @@ class Profile:
         """The corners for frames of another resolution of the same camera (scaled)."""
         sx, sy = size[0] / self.image_size[0], size[1] / self.image_size[1]
         return self.corner_array * [sx, sy]
+
+    def recognizer(
+        self, config: RecognizerConfig | None = None, frame_size: tuple[int, int] | None = None
+    ) -> Recognizer:
+        """A recognizer for this board under this camera: the corners and the board's geometry, the
+        lens when calibrated, and the checker colours learned from the start position, for frames of
+        ``frame_size`` (default ``image_size``; corners and lens are scaled to it). Raises
+        ``ProfileError`` when the lens was calibrated at another aspect ratio."""
+        from nardy.vision.config import RecognizerConfig
+        from nardy.vision.recognizer import Recognizer
+
+        size = frame_size or self.image_size
+        cfg = dataclasses.replace(config or RecognizerConfig(), geometry=self.geometry)
+        return Recognizer(
+            cfg,
+            self.corners_for(size),
+            intrinsics=None if self.intrinsics is None else self.intrinsics.for_size(size),
+            colours=None if self.colours is None else self.colours.prototypes(),
+        )
 
     @property
     def start_position(self) -> Position:

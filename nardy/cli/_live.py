@@ -232,8 +232,6 @@ class LiveSession:
     # ------------------------------------------------------------------ start
     def start(self) -> None:
         from nardy.referee.events import EventBus
-        from nardy.vision.config import RecognizerConfig
-        from nardy.vision.recognizer import Recognizer
 
         opts = self.opts
         profile = opts.profile
@@ -253,7 +251,7 @@ class LiveSession:
         resumed = self.store.open_match() if opts.resume else None
         if resumed is not None:
             self.referee.resume(resumed)
-        recognizer = Recognizer(RecognizerConfig(), profile.corner_array)
+        recognizer = profile.recognizer()
         self.reader = FrameReader(
             recognizer, orientation, self.referee.variant.name, drift=_drift_monitor(profile)
         )

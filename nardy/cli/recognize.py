@@ -32,8 +32,9 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--profile",
         type=Path,
-        help="board profile (JSON with 'corners' and optionally 'geometry', 'recognizer', "
-        "'intrinsics' {k, dist}, 'colours' {light, dark} in Lab)",
+        help="board profile: one saved by 'nardy calibrate' (its corners, geometry, lens and learned "
+        "colours are used), or JSON with 'corners' and optionally 'geometry', 'recognizer', "
+        "'intrinsics' {k, dist}, 'colours' {light, dark} in Lab",
     )
     p.add_argument("--json", action="store_true", help="one JSON line per image or video frame")
     p.add_argument(
@@ -121,31 +122,48 @@ def run(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
+    from nardy.calibration.profile import Profile
     from nardy.vision.config import RecognizerConfig
     from nardy.vision.debug import draw_observation
     from nardy.vision.geometry import BoardGeometry
     from nardy.vision.recognizer import Recognizer
     from nardy.vision.rectify import Intrinsics
 
+    intrinsics = None
+    colours = None
+    corners: Any = None
     try:
         profile = _load_profile(args.profile) if args.profile else {}
-        corners = parse_corners(args.corners) if args.corners else profile.get("corners")
-        config = RecognizerConfig.from_json(profile.get("recognizer", {}))
-        if "geometry" in profile:
-            config = replace(config, geometry=BoardGeometry(**profile["geometry"]))
+        if "version" in profile:
+            # a profile saved by ``nardy calibrate``: its corners, geometry, lens and learned colours
+            saved = Profile.from_json(profile)
+            corners = parse_corners(args.corners) if args.corners else saved.corner_array.tolist()
+            config = replace(RecognizerConfig(), geometry=saved.geometry)
+            if saved.intrinsics is not None:
+                intrinsics = saved.intrinsics.for_size(saved.image_size)
+            if saved.colours is not None:
+                colours = saved.colours.prototypes()
+        else:
+            corners = parse_corners(args.corners) if args.corners else profile.get("corners")
+            config = RecognizerConfig.from_json(profile.get("recognizer", {}))
+            if "geometry" in profile:
+                config = replace(config, geometry=BoardGeometry(**profile["geometry"]))
+            if "intrinsics" in profile:
+                intr = profile["intrinsics"]
+                intrinsics = Intrinsics(
+                    np.asarray(intr["k"], float).reshape(3, 3), np.asarray(intr["dist"], float)
+                )
+            if "colours" in profile:
+                colours = (
+                    np.asarray(profile["colours"]["light"], float),
+                    np.asarray(profile["colours"]["dark"], float),
+                )
+    except KeyError as exc:
+        print(f"nardy recognize: profile field {exc} is missing", file=sys.stderr)
+        return 2
     except (UsageError, TypeError, ValueError) as exc:
         print(f"nardy recognize: {exc}", file=sys.stderr)
         return 2
-    intrinsics = None
-    if "intrinsics" in profile:
-        intr = profile["intrinsics"]
-        intrinsics = Intrinsics(np.asarray(intr["k"], float).reshape(3, 3), np.asarray(intr["dist"], float))
-    colours = None
-    if "colours" in profile:
-        colours = (
-            np.asarray(profile["colours"]["light"], float),
-            np.asarray(profile["colours"]["dark"], float),
-        )
 
     finder = None
     if corners is None:

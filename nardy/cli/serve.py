@@ -132,8 +132,6 @@ def run_replay(args: argparse.Namespace) -> int:
     from nardy.referee.match import MatchInfo
     from nardy.referee.session import Referee
     from nardy.rules import find_variant
-    from nardy.vision.config import RecognizerConfig
-    from nardy.vision.recognizer import Recognizer
 
     try:
         profile = _profile(args.profile)
@@ -150,7 +148,7 @@ def run_replay(args: argparse.Namespace) -> int:
     clock = VideoClock()
     referee = Referee(MatchInfo(variant, args.match, options=options), bus=EventBus(clock), clock=clock)
     reader = FrameReader(
-        Recognizer(RecognizerConfig(), profile.corner_array),
+        profile.recognizer(),
         profile.orientation or Orientation(),
         variant,
         drift=DriftMonitor(DriftConfig(), profile.corner_array, profile.geometry),

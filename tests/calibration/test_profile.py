@@ -177,3 +177,26 @@ def test_colour_models_measure_distance() -> None:
     m = ColourModel.fit(rng.normal([100, 120, 140], [5, 2, 2], (2000, 3)))
     near, far = m.distance(np.array([[100, 120, 140], [100, 140, 140]]))
     assert near < 1 and far > 5
+
+
+def test_the_profiles_recognizer_uses_its_corners_geometry_lens_and_colours() -> None:
+    profile = _full_profile()
+    assert profile.intrinsics is not None and profile.colours is not None
+    rec = profile.recognizer()
+    np.testing.assert_allclose(rec.corners, profile.corner_array)
+    assert rec.config.geometry == profile.geometry
+    assert rec.intrinsics is not None
+    np.testing.assert_allclose(rec.intrinsics.k, profile.intrinsics.k)
+    assert rec.colours is not None
+    np.testing.assert_allclose(rec.colours[0], profile.colours.light.mean_array)
+    np.testing.assert_allclose(rec.colours[1], profile.colours.dark.mean_array)
+    # frames of half the size: corners and lens scaled with them
+    half = profile.recognizer(frame_size=(640, 360))
+    np.testing.assert_allclose(half.corners, profile.corner_array / 2)
+    assert half.intrinsics is not None
+    np.testing.assert_allclose(half.intrinsics.k[:2], profile.intrinsics.k[:2] / 2)
+
+
+def test_the_profiles_recognizer_refuses_a_lens_of_another_aspect_ratio() -> None:
+    with pytest.raises(ProfileError, match="another aspect ratio"):
+        _full_profile().recognizer(frame_size=(1000, 1000))

@@ -102,6 +102,42 @@ def test_recognize_reads_a_profile(
     assert "top:" in out and "bottom:" in out
 
 
+def test_recognize_reads_a_profile_saved_by_calibration(
+    synth_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import numpy as np
+
+    from nardy.calibration.profile import ColourModel, ColourModels, LensCalibration, Profile
+    from nardy.vision.rectify import Intrinsics
+
+    label = _labels(synth_dir)[1]
+    rng = np.random.default_rng(5)
+    lens = Intrinsics(np.array([[600.0, 0.0, 320.0], [0.0, 600.0, 180.0], [0.0, 0.0, 1.0]]), np.zeros(5))
+    saved = Profile(
+        corners=tuple((float(x), float(y)) for x, y in label["corners"]),
+        image_size=(640, 360),
+        colours=ColourModels(
+            ColourModel.fit(rng.normal([215, 128, 132], 4, (200, 3))),
+            ColourModel.fit(rng.normal([45, 132, 125], 4, (200, 3))),
+        ),
+        intrinsics=LensCalibration(lens, (640, 360), 0.3),
+    ).save(tmp_path / "board.json")
+    # a lens and learned colours in the saved form once stopped the command with a KeyError
+    assert main(["recognize", str(synth_dir / label["file"]), "--profile", str(saved), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert len(record["top"]) == 12 and len(record["bottom"]) == 12
+
+
+def test_recognize_names_a_missing_profile_field(
+    synth_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    label = _labels(synth_dir)[1]
+    profile = tmp_path / "board.json"
+    profile.write_text(json.dumps({"corners": label["corners"], "intrinsics": {"dist": [0, 0, 0, 0, 0]}}))
+    assert main(["recognize", str(synth_dir / label["file"]), "--profile", str(profile)]) == 2
+    assert "profile field 'k' is missing" in capsys.readouterr().err
+
+
 def test_recognize_samples_frames_of_a_video(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import cv2
     import numpy as np
