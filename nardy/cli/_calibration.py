@@ -90,9 +90,11 @@ class LiveCalibration:
         board = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
         h = cv2.getPerspectiveTransform(pts.astype(np.float32), board)
         top = np.asarray(cv2.warpPerspective(frame, h, (width, height)), dtype=np.uint8)
-        layout = Recognizer(RecognizerConfig(), pts).read(frame).layout()
-        light = layout.total("light")
-        dark = layout.total("dark")
+        # what is seen on the board, each place read on its own (layout() would make up the count of
+        # fifteen a side from the trays, which is not what a person setting up wants to know)
+        layout = Recognizer(RecognizerConfig(), pts).read(frame).point_layout()
+        light = layout.total("light") - layout.off.light
+        dark = layout.total("dark") - layout.off.dark
         note = f"read {light} light and {dark} dark checkers"
         if light + dark < 30:
             note += f": {30 - light - dark} may be hidden or off the board"
