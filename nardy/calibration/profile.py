@@ -363,12 +363,16 @@ class Profile:
         return self.corner_array * [sx, sy]
 
     def recognizer(
-        self, config: RecognizerConfig | None = None, frame_size: tuple[int, int] | None = None
+        self,
+        config: RecognizerConfig | None = None,
+        frame_size: tuple[int, int] | None = None,
+        corners: NDArray[np.floating] | None = None,
     ) -> Recognizer:
-        """A recognizer for this board under this camera: the corners and the board's geometry, the
-        lens when calibrated, and the checker colours learned from the start position, for frames of
-        ``frame_size`` (default ``image_size``; corners and lens are scaled to it). Raises
-        ``ProfileError`` when the lens was calibrated at another aspect ratio."""
+        """A recognizer for this board under this camera: the corners (or ``corners`` (4, 2), given
+        for that frame size) and the board's geometry, the lens when calibrated, and the checker
+        colours learned from the start position, for frames of ``frame_size`` (default
+        ``image_size``; corners and lens are scaled to it). Raises ``ProfileError`` when the lens was
+        calibrated at another aspect ratio."""
         from nardy.vision.config import RecognizerConfig
         from nardy.vision.recognizer import Recognizer
 
@@ -376,7 +380,7 @@ class Profile:
         cfg = dataclasses.replace(config or RecognizerConfig(), geometry=self.geometry)
         return Recognizer(
             cfg,
-            self.corners_for(size),
+            self.corners_for(size) if corners is None else np.asarray(corners, dtype=np.float64),
             intrinsics=None if self.intrinsics is None else self.intrinsics.for_size(size),
             colours=None if self.colours is None else self.colours.prototypes(),
         )

@@ -129,8 +129,6 @@ def run(args: argparse.Namespace) -> int:
     from nardy.vision.recognizer import Recognizer
     from nardy.vision.rectify import Intrinsics
 
-    intrinsics = None
-    colours = None
     corners: Any = None
     try:
         profile = _load_profile(args.profile) if args.profile else {}
@@ -139,25 +137,31 @@ def run(args: argparse.Namespace) -> int:
             saved = Profile.from_json(profile)
             corners = parse_corners(args.corners) if args.corners else saved.corner_array.tolist()
             config = replace(RecognizerConfig(), geometry=saved.geometry)
-            if saved.intrinsics is not None:
-                intrinsics = saved.intrinsics.for_size(saved.image_size)
-            if saved.colours is not None:
-                colours = saved.colours.prototypes()
+
+            def build(board: Any) -> Recognizer:
+                return saved.recognizer(corners=np.asarray(board, float))
+
         else:
             corners = parse_corners(args.corners) if args.corners else profile.get("corners")
             config = RecognizerConfig.from_json(profile.get("recognizer", {}))
             if "geometry" in profile:
                 config = replace(config, geometry=BoardGeometry(**profile["geometry"]))
+            intrinsics = None
             if "intrinsics" in profile:
                 intr = profile["intrinsics"]
                 intrinsics = Intrinsics(
                     np.asarray(intr["k"], float).reshape(3, 3), np.asarray(intr["dist"], float)
                 )
+            colours = None
             if "colours" in profile:
                 colours = (
                     np.asarray(profile["colours"]["light"], float),
                     np.asarray(profile["colours"]["dark"], float),
                 )
+
+            def build(board: Any) -> Recognizer:
+                return Recognizer(config, np.asarray(board, float), intrinsics=intrinsics, colours=colours)
+
     except KeyError as exc:
         print(f"nardy recognize: profile field {exc} is missing", file=sys.stderr)
         return 2
@@ -209,9 +213,7 @@ def run(args: argparse.Namespace) -> int:
                 key = tuple(float(v) for v in np.asarray(board, float).ravel())
                 rec = recognizers.get(key)
                 if rec is None:
-                    rec = recognizers[key] = Recognizer(
-                        config, np.asarray(board, float), intrinsics=intrinsics, colours=colours
-                    )
+                    rec = recognizers[key] = build(board)
                 try:
                     obs = rec.read(frame)
                 except ValueError as exc:

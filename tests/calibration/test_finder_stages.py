@@ -206,11 +206,16 @@ def _steep_wooden(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return sample.image, sample.corners
 
 
-@pytest.mark.parametrize("seed", [7, 8])
-def test_the_points_sides_put_an_end_back_where_it_is(seed: int) -> None:
+def _steep_wooden_edges(seed: int) -> tuple[np.ndarray, np.ndarray, FinderConfig]:
+    """``_steep_wooden``'s colour gradient, true corners and the finder's default configuration."""
     image, truth = _steep_wooden(seed)
     config = FinderConfig()
-    grad = colour_gradient(config.edges, to_lab(image))
+    return colour_gradient(config.edges, to_lab(image)), truth, config
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_the_points_sides_put_an_end_back_where_it_is(seed: int) -> None:
+    grad, truth, config = _steep_wooden_edges(seed)
     at_truth = register_ends(config.register, grad, truth, G)
     assert at_truth.offset <= 0.1 and at_truth.lead > 0.15
     # one end a third of a point out (as on the frame's outer edge), the other a fifth of a point in
@@ -228,9 +233,7 @@ def test_the_points_sides_do_not_tell_the_board_a_whole_point_along(seed: int) -
     # points' sides, and the best placement within a fraction of a point leads as clearly as it
     # does at the board itself; the bar's edges and the short sides are what tell the two apart
     # (so the finder lets the points vouch for the short sides only where those lead)
-    image, truth = _steep_wooden(seed)
-    config = FinderConfig()
-    grad = colour_gradient(config.edges, to_lab(image))
+    grad, truth, config = _steep_wooden_edges(seed)
     at_truth = end_support(config.refine, grad, truth, G)
     h = homography_to_image(G, truth)
     for k in (-1, 1):
