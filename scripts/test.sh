@@ -10,6 +10,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   need=()
   { command -v gnubg || [ -x /usr/games/gnubg ]; } >/dev/null 2>&1 || need+=(gnubg)
   [ -x /usr/bin/chromium ] || need+=(chromium)
+  python3 -c "import ensurepip, venv" >/dev/null 2>&1 || need+=(python3-venv)
   if [ ${#need[@]} -gt 0 ]; then
     echo "installing system packages: ${need[*]}" >&2
     apt-get update -qq
