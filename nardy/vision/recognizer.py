@@ -454,8 +454,9 @@ class Recognizer:
 
     def _combined(self, lines: list[Line], extras: list[F64]) -> F64:
         """For each line, the distribution of its length plus the second-layer count (the latter given
-        the best line), with the count floor spread over every count up to ``max_count``: (len(lines),
-        max_count + 1)."""
+        the best line, and only for the lengths that fill the point's line: a shorter line holds
+        nothing on top), with the count floor spread over every count up to ``max_count``:
+        (len(lines), max_count + 1)."""
         n = self.config.max_count + 1
         p = np.zeros((len(lines), n))
         # the lines with nothing on top (most of them) all at once, the others one by one
@@ -467,9 +468,16 @@ class Recognizer:
             p[alone, : q.shape[1]] = q / q.sum(axis=1, keepdims=True)
         else:
             alone = []
+        cap = self.config.geometry.line_capacity
         for i in sorted(set(range(len(lines))) - set(alone)):
             line, extra = lines[i], extras[i]
-            q = line.probabilities * extra[0] if len(extra) == 1 else np.convolve(line.probabilities, extra)
+            if len(extra) == 1:
+                q = line.probabilities * extra[0]
+            else:
+                # only a full line holds checkers on top: a shorter one is its own count
+                q = np.zeros(len(line.probabilities) + len(extra) - 1)
+                q[:cap] = line.probabilities[:cap]
+                q[cap:] = np.convolve(line.probabilities[cap:], extra)
             q = q[:n]
             p[i, : len(q)] = q / q.sum()
         floor = self.config.count.count_floor

@@ -92,3 +92,19 @@ def test_rendered_pyramid_heads_are_read_high(detector: Detector) -> None:
             p15.append(reading.probability(colour, 15))
     assert high >= 12, high
     assert float(np.mean(p15)) >= 0.25, p15
+
+
+def test_only_a_full_line_carries_a_pile() -> None:
+    # the line is five (0.7) or four (0.3) long, and its gaps say one checker lies on top of it
+    rec = Recognizer(RecognizerConfig(), [(0.0, 0.0), (100.0, 0.0), (100.0, 80.0), (0.0, 80.0)])
+    probabilities = np.zeros(13)
+    probabilities[4], probabilities[5] = 0.3, 0.7
+    line = Line(probabilities, _line(5).centres, (8.0,) * 5)
+    extra = np.array([0.1, 0.9])
+    counts = rec._combined([line], [extra])[0]
+    floor = RecognizerConfig().count.count_floor / 16
+    # four in a line is four: nothing lies on a line short of the point's capacity
+    assert counts[4] > 0.29
+    # five is the full line with nothing on top (0.7 x 0.1), not four with one on top (0.3 x 0.9)
+    assert abs(counts[5] - (0.07 * (1 - 16 * floor) + floor)) < 1e-9
+    assert abs(counts[6] - (0.63 * (1 - 16 * floor) + floor)) < 1e-9
