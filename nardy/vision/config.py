@@ -132,6 +132,9 @@ class CountConfig:
     upper_floor: float = 1e-3
     """The layers above the second are looked at only when a full second layer keeps at least this
     share of the pile's probability."""
+    full_floor: float = 0.02
+    """A line read shorter than full that is full with at least this probability has its pile read
+    on the best full line as well (a pile over a line can hide the line's far end)."""
     cover_gain: float = 2.0
     """Log-odds a line earns per checker diameter of its column it spans that looks covered (less
     ``cover_level``): a pile, and a line seen from a steep angle, shows little a disc detector

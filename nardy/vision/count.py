@@ -43,6 +43,9 @@ class Line:
     """Rectified (x, y) pixel centres of the discs of the most likely line, from the base."""
     scores: tuple[float, ...]
     """Detector log-odds at those centres."""
+    full: Line | None = None
+    """When the most likely line is shorter than a full one but a full line is not unlikely: the best
+    full line (same probabilities; a pile may hide its line's far end)."""
 
 
 def column_profiles(
@@ -140,6 +143,12 @@ def _trace(
     return out[::-1]
 
 
+def _line(p: F64, ys: list[int], full_ys: list[int], xs: list[int], scores: list[float]) -> Line:
+    """The ``Line`` through the column's indices ``ys`` (and its full line through ``full_ys``)."""
+    full = _line(p, full_ys, [], xs, scores) if full_ys else None
+    return Line(p, tuple((float(xs[y]), float(y)) for y in ys), tuple(scores[y] for y in ys), full)
+
+
 def count_lines(
     config: CountConfig,
     profiles: F32,
@@ -147,6 +156,7 @@ def count_lines(
     diameter: float,
     max_line: int,
     cover: F32 | None = None,
+    full: int = 0,
 ) -> tuple[list[Line], list[Line]]:
     """Lines on the top and the bottom points of every column.
 
@@ -154,7 +164,9 @@ def count_lines(
     the x of each value; ``cover`` (C, h) how covered each column looks (``column_cover``): a line is
     credited ``cover_gain`` per diameter of the column it spans, less ``cover_level``, so a line that
     stops short of what covers its point (a pile whose tops the detector hardly answers) or runs on
-    over bare board pays for it. Returns (top lines, bottom lines), C each.
+    over bare board pays for it. When ``full`` (the point's line capacity) is given, a line shorter
+    than that which is full with probability ``full_floor`` or more also gets the centres of its best
+    full line (``Line.full``). Returns (top lines, bottom lines), C each.
     """
     n_col, h = profiles.shape
     seqs = np.concatenate([profiles, profiles[:, ::-1]], axis=0).astype(np.float64) - config.disc_cost
@@ -212,20 +224,15 @@ def count_lines(
             bottom_limit = h - 1
         ys_bot = [h - 1 - y for y in _trace(best, n_col + c, m, bottom_limit, steps, reach)]
         xs, scores = slips[c].tolist(), profiles[c].tolist()
-        tops.append(
-            Line(
-                p_top[:, c].copy(),
-                tuple((float(xs[y]), float(y)) for y in ys_top),
-                tuple(scores[y] for y in ys_top),
-            )
-        )
-        bottoms.append(
-            Line(
-                p_bottom[:, c].copy(),
-                tuple((float(xs[y]), float(y)) for y in ys_bot),
-                tuple(scores[y] for y in ys_bot),
-            )
-        )
+        full_top: list[int] = []
+        full_bot: list[int] = []
+        if 0 < full <= len(prefix):
+            if n < full and p_top[full:, c].sum() >= config.full_floor:
+                full_top = _trace(best, c, full, top_limit, steps, reach)
+            if m < full and p_bottom[full:, c].sum() >= config.full_floor:
+                full_bot = [h - 1 - y for y in _trace(best, n_col + c, full, bottom_limit, steps, reach)]
+        tops.append(_line(p_top[:, c].copy(), ys_top, full_top, xs, scores))
+        bottoms.append(_line(p_bottom[:, c].copy(), ys_bot, full_bot, xs, scores))
     return tops, bottoms
 
 

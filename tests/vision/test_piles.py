@@ -108,3 +108,29 @@ def test_only_a_full_line_carries_a_pile() -> None:
     # five is the full line with nothing on top (0.7 x 0.1), not four with one on top (0.3 x 0.9)
     assert abs(counts[5] - (0.07 * (1 - 16 * floor) + floor)) < 1e-9
     assert abs(counts[6] - (0.63 * (1 - 16 * floor) + floor)) < 1e-9
+
+
+def test_a_line_that_may_be_full_also_offers_its_full_line() -> None:
+    config = CountConfig()
+    h = 220
+    profiles = np.full((1, h), -8.0, np.float32)
+    for k in range(4):  # four clear checkers from the base ...
+        profiles[0, int(D / 2 + k * D)] = 10.0
+    slips = np.full((1, h), 10, np.int32)
+    # ... and a fifth the detector hardly answers (a pile's upper layer hides it)
+    profiles[0, int(D / 2 + 4 * D)] = float(config.disc_cost)
+    tops, _ = count_lines(config, profiles, slips, D, 12, None, 5)
+    line = tops[0]
+    assert int(np.argmax(line.probabilities)) == 4
+    assert line.probabilities[5:].sum() >= config.full_floor
+    assert line.full is not None
+    assert len(line.full.centres) == 5
+    assert [round(y) for _, y in line.full.centres] == [int(D / 2 + k * D) for k in range(5)]
+    # a fifth that is surely not there: no full line is offered
+    profiles[0, int(D / 2 + 4 * D)] = -8.0
+    tops, _ = count_lines(config, profiles, slips, D, 12, None, 5)
+    assert tops[0].full is None
+    # nor is one asked for without the point's capacity
+    profiles[0, int(D / 2 + 4 * D)] = float(config.disc_cost)
+    tops, _ = count_lines(config, profiles, slips, D, 12)
+    assert tops[0].full is None
