@@ -157,6 +157,9 @@ class Referee:
         self.last_reading: BoardReading | None = None
         self._gaps: deque[float] = deque(maxlen=self.config.bias_window)
         """Recent gaps between the free reading and the position that stood (see ``bias``)."""
+        self._run: list[Decision] = []
+        """The decisions of the frames behind the wrong board now settling (see ``_offence``)."""
+        self._run_since: float | None = None
         self._setup_ok = True
         self.start_match(info or MatchInfo())
 
@@ -596,7 +599,9 @@ class Referee:
                     hold = self.config.alarm_settle_seconds
                 elif isinstance(key, _Ending) and not key.clear:
                     hold = self.config.ending_settle_seconds
-                if self._settler.feed(key, now, hold=hold):
+                settled = self._settler.feed(key, now, hold=hold)
+                self._follow_run(key)
+                if settled:
                     action()
             if was_settled != (self._settler.disturbed_since is None):
                 self.bus.emit("board", settled=was_settled is False, where=list(self._settler.where))
@@ -699,24 +704,50 @@ class Referee:
             and self.variant.result(chosen.position, self.cube.value) is not None
         ):
             key = _Ending((turn.mover, turn.roll, board), clear=True)
-        if chosen.kind in _OFFENCES:
+        doubt = chosen.kind == "unsure" and chosen.margin < 0 and chosen.verdict is not None
+        if chosen.kind in _OFFENCES or doubt:
             # what settles is that the board is wrong at the same places, not exactly how it is
             # read there: a tall pile the checker went to, read 7 in one frame and 8 in the
             # next, or a pile nobody touched that now and then reads one short beside the
-            # places that did change, must not keep the alarm from holding (see _Wrong)
-            key = (
-                "alarm",
-                _Wrong((turn.mover, turn.roll, chosen.kind), _changed_places(turn.before, chosen.position)),
-            )
+            # places that did change, must not keep the alarm from holding (see _Wrong). A
+            # board confidently illegal in one frame and only doubtfully so in the next is one
+            # wrong board too: the frames together say which it is (see _offence)
+            what = "wrong" if chosen.kind == "illegal" or doubt else chosen.kind
+            places = _changed_places(turn.before, chosen.position)
+            key = ("alarm", _Wrong((turn.mover, turn.roll, what), places, chosen))
 
         def act() -> None:
             if self.turn is not turn:
                 return
             if opener is not None:
                 self._switch_opener(turn)
-            self._apply(turn, chosen)
+            wrong = isinstance(key, tuple) and key[0] == "alarm"
+            self._apply(turn, self._offence(chosen) if wrong else chosen)
 
         return key, act
+
+    def _follow_run(self, key: Hashable) -> None:
+        """Keep the decisions of the frames behind a wrong board while it settles."""
+        wrong = key[1] if isinstance(key, tuple) and len(key) == 2 and isinstance(key[1], _Wrong) else None
+        if wrong is None or wrong.decision is None:
+            self._run, self._run_since = [], None
+            return
+        if self._settler.since != self._run_since:
+            self._run, self._run_since = [], self._settler.since
+        self._run.append(wrong.decision)
+
+    def _offence(self, chosen: Decision) -> Decision:
+        """What a wrong board that has settled is: illegal when it was read confidently illegal
+        in most of the frames it stood (its median gap from every legal candidate is over
+        ``illegal_margin``), else only doubtful (a request to look). A gap close to the margin
+        makes single frames fall on either side of it: neither the alarm nor the request would
+        ever settle if each frame alone said which it is."""
+        run = [d for d in self._run if d.kind in ("illegal", "unsure")]
+        if chosen.kind not in ("illegal", "unsure") or not run:
+            return chosen
+        illegal = statistics.median(abs(d.margin) for d in run) > self.config.illegal_margin
+        same = [d for d in run if (d.kind == "illegal") == illegal]
+        return same[-1] if same else chosen
 
     def _two_plays(self, turn: Turn, reading: BoardReading) -> tuple[Hashable, Callable[[], None]] | None:
         """The opponent threw before the board settled and has started moving too: read the board
@@ -1288,17 +1319,33 @@ class _Wrong:
     differs from the position before the throw. Two keys are the same alarm when what is wrong
     is the same and they share a place: the places that really changed are in every frame's
     reading, while a misread elsewhere comes and goes. An alarm with no places (the board is
-    unreadable) matches only another without places."""
+    unreadable) matches only another without places.
+
+    A board only doubtfully illegal (the referee would ask for a look) is the same alarm as a
+    confidently illegal one only when both frames read the very same board: a camera unsure of
+    a still board reads it the same way each frame, while the frames of a checker still being
+    moved, read now confidently and now doubtfully wrong, each read it differently."""
 
     what: tuple[object, ...]
     places: tuple[object, ...]
+    decision: Decision | None = None
+    """What this frame alone says (not part of what the key means, but for its board)."""
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, _Wrong) or self.what != other.what:
             return False
         if not self.places or not other.places:
             return not self.places and not other.places
+        if self._doubtful() or other._doubtful():
+            return self._board() == other._board()
         return not set(self.places).isdisjoint(other.places)
+
+    def _doubtful(self) -> bool:
+        return self.decision is not None and self.decision.kind == "unsure"
+
+    def _board(self) -> tuple[object, ...] | None:
+        d = self.decision
+        return None if d is None or d.position is None else _board_key(d.position)
 
     def __hash__(self) -> int:
         return hash(self.what)

@@ -68,6 +68,11 @@ class Settler:
             return True
         return False
 
+    @property
+    def since(self) -> float | None:
+        """When the key now being fed began to hold (None while there is none)."""
+        return self._since if self._key is not None else None
+
     def mark(self, key: Hashable) -> None:
         """``key`` has been acted on already: do not report it again."""
         self._key = key

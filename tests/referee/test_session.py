@@ -7,9 +7,11 @@ from collections.abc import Callable
 
 import pytest
 
+from nardy.referee.decode import decode
 from nardy.referee.events import BOARD_CHANGED, CHECK, ILLEGAL_PLAY, LOOK, OUT_OF_TURN, UNFINISHED_PLAY
+from nardy.referee.reading import BoardReading
 from nardy.referee.session import CommandError
-from nardy.rules import Color, Position
+from nardy.rules import Color, Position, Roll
 from tests.referee.conftest import Table
 from tests.rules.helpers import pos
 
@@ -77,6 +79,55 @@ def test_an_illegal_board_read_differently_from_frame_to_frame_still_raises_the_
         t.show(readings[i % 2], frames=1)
     assert t.ref.turn is not None and t.ref.turn.status == "illegal" and ILLEGAL_PLAY in t.alerts()
     assert len([e for e in t.ref.bus.history if e.kind == "illegal"]) == 1  # said once, not per reading
+
+
+def _between(seen: Position, near: Position, gap: float) -> BoardReading:
+    """A reading that favours ``seen`` over ``near`` by ``gap`` (log), shared out over the
+    places where they differ, and is sure of every other place."""
+    places = sum(1 for a, b in zip(seen.points, near.points, strict=True) if a != b)
+    odds = math.exp(gap / places)
+    p = odds / (1 + odds)
+    points = [{a: 1.0} if a == b else {a: p, b: 1 - p} for a, b in zip(seen.points, near.points, strict=True)]
+    return BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), ({0: 1.0}, {0: 1.0}))
+
+
+@pytest.mark.parametrize(("gaps", "illegal"), [((7.6, 8.4, 8.4), True), ((7.6, 7.6, 8.4), False)])
+def test_a_board_on_the_edge_of_illegal_settles_as_what_most_of_its_frames_say(
+    table: Make, gaps: tuple[float, ...], illegal: bool
+) -> None:
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(2, 1)
+    wrong = start.apply("13/11 13/11")  # 4 pips with 2-1
+    readings = [_between(wrong, start.apply("13/11"), gap) for gap in gaps]
+    config = t.ref.config
+    kinds = {decode(t.ref.variant, start, Roll(2, 1), True, r, config).kind for r in readings}
+    assert kinds == {"illegal", "unsure"}  # single frames fall on both sides of the margin
+    for i in range(12):
+        t.see(readings[i % len(readings)], frames=1)
+    assert t.ref.turn is not None
+    assert (ILLEGAL_PLAY in t.alerts()) is illegal
+    assert t.ref.turn.status == ("illegal" if illegal else "unsure")
+    if not illegal:
+        assert "may show an illegal play" in t.ref.alerts[LOOK].text
+
+
+def test_frames_now_confidently_now_doubtfully_wrong_each_another_board_raise_nothing(table: Make) -> None:
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(2, 1)
+    # a checker still being moved: the same places are wrong in every frame, but the frames
+    # read different boards, some confidently illegal and some only doubtfully
+    sure = _between(start.apply("13/11 13/11"), start.apply("13/11"), 8.6)
+    doubtful = _between(start.apply("13/11 13/11 6/5"), start.apply("13/11 6/5"), 7.6)
+    config = t.ref.config
+    assert decode(t.ref.variant, start, Roll(2, 1), True, sure, config).kind == "illegal"
+    assert decode(t.ref.variant, start, Roll(2, 1), True, doubtful, config).kind == "unsure"
+    for i in range(12):
+        t.see([sure, sure, doubtful][i % 3], frames=1)
+    assert t.ref.turn is not None and t.ref.turn.status != "illegal" and ILLEGAL_PLAY not in t.alerts()
 
 
 def test_an_illegal_play_holds_while_a_pile_nobody_touched_flickers_beside_it(table: Make) -> None:
