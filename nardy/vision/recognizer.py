@@ -184,24 +184,18 @@ class Recognizer:
         ]:
             profiles, slips = column_profiles(cfg.count, score, masks.column_x, self.point_px)
             cover = column_cover(cfg.count, ev.difference, masks.column_x, self.point_px)
-            tops, bottoms = count_lines(
-                cfg.count, profiles, slips, d, cfg.count.max_line, cover, cfg.geometry.line_capacity
-            )
+            cap = cfg.geometry.line_capacity
+            tops, bottoms = count_lines(cfg.count, profiles, slips, d, cfg.count.max_line, cover, cap)
             bar_prof, bar_slip = column_profiles(cfg.count, score, np.array([masks.bar_x]), self.point_px)
             centres, odds = bar_discs(cfg.count, bar_prof[0], bar_slip[0], d, cfg.count.bar_limit)
-            cap = cfg.geometry.line_capacity
             head, upper = self.detector.layer, self.detector.upper
-
-            def on_full(line: Line) -> Line:
-                """The line a pile would lie on: the best full one when the best line is shorter."""
-                return line.full or line
-
+            # a pile lies on a full line: the best full one when the best line is shorter
             extra_top = [
-                layer_counts(cfg.count, score, on_full(line), d, cfg.max_count, cap, head, fmaps, upper)
+                layer_counts(cfg.count, score, line.full or line, d, cfg.max_count, cap, head, fmaps, upper)
                 for line in tops
             ]
             extra_bottom = [
-                layer_counts(cfg.count, score, on_full(line), d, cfg.max_count, cap, head, fmaps, upper)
+                layer_counts(cfg.count, score, line.full or line, d, cfg.max_count, cap, head, fmaps, upper)
                 for line in bottoms
             ]
             return tops, bottoms, centres, odds, extra_top, extra_bottom
