@@ -674,6 +674,15 @@ class Referee:
             )
             if clear_view.kind not in _ALARMS:
                 return ("suspect", turn.mover, turn.roll, reading.most_likely()[0]), lambda: None
+            if (
+                clear_view.verdict is not None
+                and not clear_view.verdict.legal
+                and _names_any(chosen.verdict, reading.suspect)
+                and not _names_any(clear_view.verdict, reading.suspect)
+            ):
+                # the alarm holds, but its reason came from the points something lay over (a
+                # die read as a checker): give the reason the points in plain view give
+                chosen = replace(chosen, verdict=clear_view.verdict)
         if chosen.kind in ("unchanged", "complete") and chosen.position is not None:
             self._learn_gap(reading, chosen.position)
         if turn.queued is not None and chosen.kind in ("illegal", "unsure", "unreadable", "count"):
@@ -1311,6 +1320,11 @@ def _changed_places(before: Position, seen: Position | None) -> tuple[object, ..
     if (seen.off_white, seen.off_black) != (before.off_white, before.off_black):
         places.append("off")
     return tuple(places)
+
+
+def _names_any(verdict: Verdict | None, points: frozenset[int]) -> bool:
+    """Whether the judge's reason in ``verdict`` involves any of ``points`` (1..24)."""
+    return verdict is not None and not verdict.legal and not points.isdisjoint(verdict.points)
 
 
 @dataclass(frozen=True, eq=False)

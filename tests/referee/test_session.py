@@ -521,6 +521,30 @@ def test_a_throw_over_a_changed_board_seen_only_with_a_die_on_it_ends_the_play(t
     assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK
 
 
+def test_an_illegal_play_beside_a_die_is_named_by_what_the_points_in_plain_view_show(
+    table: Make,
+) -> None:
+    from nardy.referee.reading import BoardReading
+
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    # white moves two checkers 6 pips each with 6-5; a die lies on black's point 19 and the
+    # camera reads one of its checkers on the point beside it, as if black had moved too
+    seen = start.apply("13/7 13/7")
+    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in seen.points]
+    points[18], points[19] = {-4: 0.98, -5: 0.02}, {-1: 0.98, 0: 0.02}
+    reading = BoardReading.from_distributions(
+        points, ({0: 1.0}, {0: 1.0}), None, unsettled=("point 19",), suspect=frozenset({18, 19, 20})
+    )
+    t.see(reading, frames=15)
+    assert ILLEGAL_PLAY in t.alerts()
+    reason = t.last("illegal").data["reason"]
+    assert "12 pips" in reason and "black" not in reason, reason
+    assert t.last("illegal").data["points"] and not {18, 19, 20} & set(t.last("illegal").data["points"])
+
+
 def test_a_play_seen_only_together_with_the_opponents_next_move(table: Make) -> None:
     t = table("short")
     start = Position.initial("short")
