@@ -8,8 +8,10 @@ times. Reported: plays recorded right (the game record at the end, after any pla
 re-read), false alarms per 100 turns (alerts other than the injected illegal plays and the
 requests below), "please check" notes per 100 turns (a play recorded, or re-read, that the
 referee asks a person to verify: information, not an alarm), "please look" requests per 100
-turns, injected illegal plays caught, and frames per second of vision + referee (rendering
-excluded) against the recording's own rate.
+turns, injected illegal plays caught -- and of those, how many the referee's first alert named
+where the play was made (one of the points it names is one the illegal play changed: an alert for
+the wrong reason, say a misread pile elsewhere, is caught but not named) -- and frames per second
+of vision + referee (rendering excluded) against the recording's own rate.
 
 Run: ``python -m benchmarks.referee_e2e [--games 4] [--seed 1] [--size 1280x720]``.
 """
@@ -17,6 +19,7 @@ Run: ``python -m benchmarks.referee_e2e [--games 4] [--seed 1] [--size 1280x720]
 from __future__ import annotations
 
 import argparse
+import bisect
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -25,11 +28,12 @@ import numpy as np
 
 from benchmarks._table import table, write
 from nardy.calibration.orientation import CORNERS, Orientation
-from nardy.referee.events import EventBus
+from nardy.referee.events import Event, EventBus
 from nardy.referee.live import FrameReader, VideoClock
 from nardy.referee.match import MatchInfo
 from nardy.referee.session import Referee
-from nardy.referee.simulate import SimConfig, script_games
+from nardy.referee.simulate import SimConfig, TableScript, script_games
+from nardy.rules import Position
 from nardy.vision.config import RecognizerConfig
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.scene import Scene
@@ -37,6 +41,24 @@ from nardy.vision.scene import Scene
 ALARMS_IGNORED = {"illegal-play", "please-look", "check-play"}
 """Alert codes that are not false alarms: the injected illegal plays' own alert (counted as
 caught or not), and the requests to look or to check (counted on their own)."""
+
+
+def named_where(script: TableScript, illegal_events: Sequence[Event]) -> int:
+    """How many of ``script``'s illegal plays the first illegal-play event in their window (up to a
+    second after it is taken back) names at least one point of: a point (1..24, white's numbering)
+    where the board before the play and the board the illegal play left differ."""
+    times = [f.t for f in script.frames]
+
+    def board_at(t: float) -> Position:
+        return script.frames[max(bisect.bisect_left(times, t) - 1, 0)].position
+
+    named = 0
+    for start, end in script.illegal:
+        before, shown = board_at(start), board_at(end)
+        changed = {i + 1 for i in range(24) if before.points[i] != shown.points[i]}
+        first = next((e for e in illegal_events if start <= e.t <= end + 1.0), None)
+        named += first is not None and bool(changed & set(first.data.get("points") or ()))
+    return named
 
 
 def run_game(variant: str, seed: int, size: tuple[int, int], illegal_rate: float) -> dict[str, Any]:
@@ -69,6 +91,7 @@ def run_game(variant: str, seed: int, size: tuple[int, int], illegal_rate: float
     history = referee.bus.history
     illegal_events = [e for e in history if e.kind == "illegal"]
     caught = sum(1 for start, end in script.illegal if any(start <= e.t <= end + 1.0 for e in illegal_events))
+    named = named_where(script, illegal_events)
     in_window = [any(s <= e.t <= end + 1.0 for s, end in script.illegal) for e in history]
     false_alarms = sum(
         1
@@ -88,6 +111,7 @@ def run_game(variant: str, seed: int, size: tuple[int, int], illegal_rate: float
         "first_wrong": first_wrong,
         "illegal": len(script.illegal),
         "caught": caught,
+        "named": named,
         "false_alarms": false_alarms,
         "looks": looks,
         "checks": checks,
@@ -118,7 +142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"game {i + 1}: {variant} seed {result['seed']}: "
             f"{result['right']}/{result['turns']} plays right, "
-            f"{result['caught']}/{result['illegal']} illegal caught, {result['false_alarms']} false alarms, "
+            f"{result['caught']}/{result['illegal']} illegal caught ({result['named']} named where), "
+            f"{result['false_alarms']} false alarms, "
             f"{result['checks']} checks",
             flush=True,
         )
@@ -142,6 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "looks_per_100": 100.0 * sum(g["looks"] for g in chosen) / max(turns, 1),
                 "illegal": sum(g["illegal"] for g in chosen),
                 "caught": sum(g["caught"] for g in chosen),
+                "named": sum(g["named"] for g in chosen),
                 "fps": frames / busy if busy else 0.0,
                 "x_realtime": video / busy if busy else 0.0,
             }
@@ -155,6 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "checks/100",
         "looks/100",
         "illegal caught",
+        "named where",
         "fps",
         "× real time",
     ]
@@ -171,6 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     r["checks_per_100"],
                     r["looks_per_100"],
                     f"{r['caught']}/{r['illegal']}",
+                    f"{r['named']}/{r['caught']}",
                     r["fps"],
                     r["x_realtime"],
                 ]
