@@ -53,6 +53,16 @@ class RefereeConfig:
     position that stands (the median gap); thresholds count from there."""
     max_bias: float = 4.0
     """The most of that usual gap the referee forgives (a camera worse than this needs looking at)."""
+    misread_seconds: float = 10.0
+    """A point the camera has read unlike the position that stands for this long (a reflection
+    that clips the sensor over a pile, a mark on the board) ..."""
+    misread_margin: float = 4.0
+    """... by more than this (log, the median over that time) is taken as misread: the referee
+    says so, and an alarm's reason that names it is given from the other places instead, until
+    the camera reads it right again (the median under half this)."""
+    max_misread: int = 1
+    """The most points taken as misread at once (the worst). Only one, so that no board that
+    differs from the record at two places (a play recorded wrongly) is ever explained away."""
     unreadable_log_likelihood: float = -60.0
     """Below this (log) even the free reading is too unlikely: the position is unreadable."""
     revise_beam: int = 24

@@ -29,6 +29,7 @@ DICE_DISCONNECTED = "dice-disconnected"
 CAMERA_LOST = "camera-lost"
 STORAGE = "storage"
 COUNT_CHANGED = "checker-count"
+POINT_MISREAD = "point-misread"
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,9 +75,24 @@ class BoardReading:
         """This reading with its suspect points unread: every count there equally likely."""
         if not self.suspect:
             return self
+        return self.unread(self.suspect, keep_suspect=False)
+
+    def unread(self, points: frozenset[int], keep_suspect: bool = True) -> BoardReading:
+        """This reading with ``points`` (1..24) unread: every count there equally likely, so
+        only the checkers' count and the other places say what stands there."""
+        if not points:
+            return self
         unread = {n: -math.log(2 * CHECKERS + 1) for n in range(-CHECKERS, CHECKERS + 1)}
-        points = tuple(unread if i + 1 in self.suspect else d for i, d in enumerate(self.points))
-        return BoardReading(points, self.bar, self.off, self.settled, self.unsettled)
+        dists = tuple(unread if i + 1 in points else d for i, d in enumerate(self.points))
+        suspect = self.suspect if keep_suspect else frozenset()
+        return BoardReading(dists, self.bar, self.off, self.settled, self.unsettled, suspect)
+
+    def deficits(self, position: Position) -> tuple[float, ...]:
+        """For each point, how much less likely (log) ``position``'s count there is than the
+        count this reading finds likeliest (0 where the reading agrees)."""
+        return tuple(
+            max(d.values()) - d.get(n, _LOG_FLOOR) for d, n in zip(self.points, position.points, strict=True)
+        )
 
     @classmethod
     def certain(cls, position: Position, confidence: float = 0.98, settled: bool = True) -> BoardReading:

@@ -157,6 +157,11 @@ class Referee:
         self.last_reading: BoardReading | None = None
         self._gaps: deque[float] = deque(maxlen=self.config.bias_window)
         """Recent gaps between the free reading and the position that stood (see ``bias``)."""
+        self.misread: frozenset[int] = frozenset()
+        """Points the camera has long read unlike the position that stands (see ``misread_seconds``)."""
+        self._deficits: list[deque[tuple[float, float]]] = [deque() for _ in range(24)]
+        """Per point, (time, how far the reading there was from the position that stood)."""
+        self._now = 0.0
         self._run: list[Decision] = []
         """The decisions of the frames behind the wrong board now settling (see ``_offence``)."""
         self._run_since: float | None = None
@@ -592,6 +597,7 @@ class Referee:
             if disturbed:
                 self._settler.feed(None, now, reading.unsettled)
             else:
+                self._now = now
                 self.last_reading = reading
                 key, action = self._assess(reading)
                 hold = None
@@ -616,6 +622,44 @@ class Referee:
     def _learn_gap(self, reading: BoardReading, standing: Position) -> None:
         free, _ = reading.best_keeping_count(standing)
         self._gaps.append(max(free - reading.log_likelihood(standing), 0.0))
+        self._learn_misread(reading, standing)
+
+    def _learn_misread(self, reading: BoardReading, standing: Position) -> None:
+        """Note how far the camera read each point from the position that stands, and take as
+        misread the point (``max_misread``) it has read wrong over the last ``misread_seconds``
+        (a point taken as misread stays so until its median falls below half the margin)."""
+        cfg = self.config
+        now = self._now
+        found: list[tuple[float, int]] = []
+        for i, deficit in enumerate(reading.deficits(standing)):
+            seen = self._deficits[i]
+            seen.append((now, deficit))
+            while len(seen) > 1 and seen[1][0] <= now - cfg.misread_seconds:
+                seen.popleft()
+            if now - seen[0][0] >= cfg.misread_seconds:
+                median = statistics.median(d for _, d in seen)
+                margin = cfg.misread_margin / 2 if i + 1 in self.misread else cfg.misread_margin
+                if median > margin:
+                    found.append((median, i + 1))
+        misread = frozenset(p for _, p in sorted(found, reverse=True)[: cfg.max_misread])
+        if misread == self.misread:
+            return
+        self.misread = misread
+        if not misread:
+            self._clear(ev.POINT_MISREAD)
+            return
+        shown = reading.most_likely()[0]
+        said = ", ".join(
+            f"point {p} (read {_count_text(shown[p - 1])}, recorded {_count_text(standing.points[p - 1])})"
+            for p in sorted(misread)
+        )
+        self._alert(
+            ev.POINT_MISREAD,
+            "warning",
+            f"the camera has read {said} for {cfg.misread_seconds:g} s: glare, or a play recorded "
+            "wrongly? An alarm's reason leaves it out until it reads right",
+            points=tuple(sorted(misread)),
+        )
 
     def _assess(self, reading: BoardReading) -> tuple[Hashable, Callable[[], None]]:
         """What a still board means now (a key that stays the same while the meaning does), and
@@ -683,6 +727,24 @@ class Referee:
                 # the alarm holds, but its reason came from the points something lay over (a
                 # die read as a checker): give the reason the points in plain view give
                 chosen = replace(chosen, verdict=clear_view.verdict)
+        if chosen.kind in _ALARMS and _names_any(chosen.verdict, self.misread):
+            # the reason came from a point the camera has long read wrong (glare): give the
+            # reason the other points give, when they too say the play is illegal
+            others = decode(
+                self.variant,
+                turn.before,
+                turn.roll,
+                turn.first_turn,
+                reading.unread(self.misread | reading.suspect),
+                self.config,
+                self.bias,
+            )
+            if (
+                others.verdict is not None
+                and not others.verdict.legal
+                and not _names_any(others.verdict, self.misread)
+            ):
+                chosen = replace(chosen, verdict=others.verdict)
         if chosen.kind in ("unchanged", "complete") and chosen.position is not None:
             self._learn_gap(reading, chosen.position)
         if turn.queued is not None and chosen.kind in ("illegal", "unsure", "unreadable", "count"):
@@ -1380,6 +1442,13 @@ class _Ending:
 
     def __hash__(self) -> int:
         return hash(self.what)
+
+
+def _count_text(n: int) -> str:
+    """A signed count as words: 'empty', '3 white', '2 black'."""
+    if n == 0:
+        return "empty"
+    return f"{abs(n)} {'white' if n > 0 else 'black'}"
 
 
 def _board_key(position: Position) -> tuple[object, ...]:

@@ -8,7 +8,15 @@ from collections.abc import Callable
 import pytest
 
 from nardy.referee.decode import decode
-from nardy.referee.events import BOARD_CHANGED, CHECK, ILLEGAL_PLAY, LOOK, OUT_OF_TURN, UNFINISHED_PLAY
+from nardy.referee.events import (
+    BOARD_CHANGED,
+    CHECK,
+    ILLEGAL_PLAY,
+    LOOK,
+    OUT_OF_TURN,
+    POINT_MISREAD,
+    UNFINISHED_PLAY,
+)
 from nardy.referee.reading import BoardReading
 from nardy.referee.session import CommandError
 from nardy.rules import Color, Position, Roll
@@ -543,6 +551,56 @@ def test_an_illegal_play_beside_a_die_is_named_by_what_the_points_in_plain_view_
     reason = t.last("illegal").data["reason"]
     assert "12 pips" in reason and "black" not in reason, reason
     assert t.last("illegal").data["points"] and not {18, 19, 20} & set(t.last("illegal").data["points"])
+
+
+def _glare_on_blacks_head(position: Position, colour_at: dict[int, dict[int, float]]) -> BoardReading:
+    """Long nardy under a reflection over black's head (point 12): the camera reads it empty
+    (the few checkers it sees at all it counts short), and is unsure of the colour elsewhere."""
+    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in position.points]
+    points[11] = {0: 0.99, -14: 0.008, -15: 0.002}
+    for p, dist in colour_at.items():
+        points[p - 1] = dist
+    return BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None)
+
+
+@pytest.mark.parametrize("tracked", [True, False])
+def test_an_illegal_play_is_named_without_a_point_the_camera_has_long_misread(
+    table: Make, tracked: bool
+) -> None:
+    from nardy.referee.config import RefereeConfig
+
+    t = table("long", RefereeConfig(max_misread=1 if tracked else 0))
+    start = Position.initial("long")
+    t.see(_glare_on_blacks_head(start, {}), frames=60)  # 12 s
+    assert (POINT_MISREAD in t.alerts()) is tracked
+    if tracked:
+        assert t.ref.alerts[POINT_MISREAD].points == (12,)
+        assert "point 12 (read empty, recorded 15 black)" in t.ref.alerts[POINT_MISREAD].text
+    t.roll(5, 2)
+    # white plays 24/16, one pip too far; the camera cannot tell the colour of the checker on
+    # 16, nor whether white's head has 14 or 15, and so finds likeliest a black checker come
+    # from the head it cannot see
+    colours = {16: {1: 0.6, -1: 0.4}, 24: {14: 0.5, 15: 0.5}}
+    t.see(_glare_on_blacks_head(start.apply("24/16"), colours), frames=15)
+    assert ILLEGAL_PLAY in t.alerts()
+    reason = t.last("illegal").data["reason"]
+    if tracked:
+        assert "8 pips" in reason and "black" not in reason, reason
+        assert 12 not in t.last("illegal").data["points"]
+    else:
+        assert "black" in reason, reason  # what the reading alone says
+
+
+def test_a_misread_point_read_right_again_is_trusted_again(table: Make) -> None:
+    t = table("long")
+    start = Position.initial("long")
+    t.see(_glare_on_blacks_head(start, {}), frames=60)
+    assert t.ref.misread == {12}
+    t.show(start, frames=20)  # the reflection has gone: 4 s of the last 10 read right
+    assert t.ref.misread == {12}
+    t.show(start, frames=20)  # 8 s of them
+    assert not t.ref.misread and POINT_MISREAD not in t.alerts()
+    assert t.last("alert-cleared").data["code"] == POINT_MISREAD
 
 
 def test_a_play_seen_only_together_with_the_opponents_next_move(table: Make) -> None:

@@ -17,6 +17,7 @@ const ALERT_TITLES = {
   "dice-disconnected": "Dice disconnected",
   "dice-tilt": "Cocked die",
   "checker-count": "Checker count",
+  "point-misread": "Point misread",
   storage: "Storage",
 };
 const STATUS_TEXT = {
