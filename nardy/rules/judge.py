@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from nardy.rules.board import WHITE_POINT, to_mover
 from nardy.rules.color import Color
 from nardy.rules.dice import Roll
-from nardy.rules.errors import RulesError
+from nardy.rules.errors import PositionError, RulesError
 from nardy.rules.movegen import OPP_PATH, Board, illegal_block, illegal_block_at
 from nardy.rules.play import Play, Step
 from nardy.rules.position import Position
@@ -104,8 +104,26 @@ def judge(
     moved_opp = _opponent_moved(b0, b1, variant.name == "long", before.off(opp), after.off(opp))
     if moved_opp:
         pts = tuple(sorted(to_white[q] for q in moved_opp))
-        return Verdict(
+        verdict = Verdict(
             False, reason=f"{opp}'s checkers moved on {mover}'s turn", codes=("opponent",), points=pts
+        )
+        own = _own_part(before, after)
+        if (
+            own is None
+            or own.same_board(before)
+            or legal.find(own) is not None
+            or any(own.same_board(p) for p in legal.partial_positions())
+        ):
+            return verdict
+        # the mover's own checkers break the rules too (or the camera misread the opponent's):
+        # say both, the mover's part in its own words
+        inner = judge(variant, before, own, roll, first_turn)
+        return Verdict(
+            False,
+            play=inner.play,
+            reason=f"{verdict.reason}; {mover}'s own play: {inner.reason}",
+            codes=("opponent", *(c for c in inner.codes if c != "opponent")),
+            points=tuple(sorted(set(pts) | set(inner.points))),
         )
 
     backwards = _moved_backwards(b0, b1)
@@ -151,6 +169,41 @@ def judge(
 
 
 # ---------------------------------------------------------------------------- checks
+def _own_part(before: Position, after: Position) -> Position | None:
+    """``after`` with the opponent's checkers as they were in ``before`` (a blot the mover
+    landed on in short nardy goes to the bar): what the mover's own checkers did. None when that
+    cannot be laid out (the mover's checkers stand where the opponent's stood)."""
+    sign = 1 if before.turn is Color.WHITE else -1
+    hit = 0
+    points = []
+    for n0, n1 in zip(before.points, after.points, strict=True):
+        mine = n1 if n1 * sign > 0 else 0
+        theirs = n0 if n0 * sign < 0 else 0
+        if mine and theirs:
+            if before.variant != "short" or abs(theirs) != 1:
+                return None
+            hit += 1
+            theirs = 0
+        points.append(mine + theirs)
+    bar = {Color.WHITE: after.bar_white, Color.BLACK: after.bar_black}
+    off = {Color.WHITE: after.off_white, Color.BLACK: after.off_black}
+    opp = before.turn.other
+    bar[opp] = (before.bar_white if opp is Color.WHITE else before.bar_black) + hit
+    off[opp] = before.off_white if opp is Color.WHITE else before.off_black
+    try:
+        return Position(
+            before.variant,
+            tuple(points),
+            bar_white=bar[Color.WHITE],
+            bar_black=bar[Color.BLACK],
+            off_white=off[Color.WHITE],
+            off_black=off[Color.BLACK],
+            turn=before.turn,
+        )
+    except PositionError:
+        return None
+
+
 def _opponent_moved(b0: Board, b1: Board, long: bool, off0: int, off1: int) -> list[int]:
     """Points where the opponent's checkers changed other than by being hit."""
     if off0 != off1:

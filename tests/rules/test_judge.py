@@ -77,6 +77,31 @@ def test_bear_off_reasons() -> None:
     assert v.reason is not None and "while a checker stands on 6" in v.reason
 
 
+def test_opponent_moved_and_the_movers_own_play_illegal_are_both_said() -> None:
+    start = Position.initial("long")
+    black_moved = start.with_turn(Color.BLACK).apply("24/23").with_turn(Color.WHITE)
+    # white's own part: 8 pips with 5-2, legal, or only begun
+    for own, extra in (
+        ("24/16", "white's own play: checkers moved 8 pips, more than 5-2 allows (7)"),
+        ("24/17", None),
+        ("24/19", None),
+    ):
+        v = LONG.judge(start, black_moved.apply(own), "5-2")
+        assert not v.legal and v.codes[0] == "opponent"
+        if extra is None:
+            assert v.reason == "black's checkers moved on white's turn" and v.points == (11, 12)
+        else:
+            assert v.reason == f"black's checkers moved on white's turn; {extra}"
+            assert v.codes == ("opponent", "pips") and v.points == (11, 12, 16, 24)
+    # short nardy: white hits black's blot on 1 with 13/1, 12 pips with 6-5, while a black
+    # checker moves from 19 to 20: the blot sent to the bar is no move of black's
+    p = pos("short", {24: 2, 13: 5, 8: 3, 6: 5}, {1: 1, 2: 1, 12: 5, 17: 3, 19: 5})
+    after = pos("short", {24: 2, 13: 4, 8: 3, 6: 5, 1: 1}, {2: 1, 12: 5, 17: 3, 19: 4, 20: 1}, bar=(0, 1))
+    v = SHORT.judge(p, after, "6-5")
+    assert v.codes[0] == "opponent" and "; white's own play: " in (v.reason or ""), v.reason
+    assert {1, 13, 19, 20} <= set(v.points)
+
+
 def test_bar_first_reason() -> None:
     p = pos("short", {13: 5, 6: 9}, {1: 15}, bar=(1, 0))
     v = SHORT.judge(p, p.apply("13/7 13/8"), "6-5")
