@@ -91,6 +91,21 @@ def colour_groups(
     """The two checker colours (light, dark; Lab scaled by the axis weights) and the spread of each
     axis within them, from ``colours`` (N, 3) of stacks weighing ``weights`` (N,) checkers -- or None
     when only one colour is seen. See ``light_probabilities``."""
+    found = _split(config, colours, weights, prototypes, reference)
+    if found is None or found[1] < config.min_separation:
+        return None
+    return found[0]
+
+
+def _split(
+    config: ColourConfig,
+    colours: F64,
+    weights: F64,
+    prototypes: tuple[F64, F64] | None = None,
+    reference: NDArray[np.bool_] | None = None,
+) -> tuple[tuple[F64, F64, F64], float] | None:
+    """``colour_groups``'s answer however close the two groups are, and how far apart they are
+    (Lab units; inf for ``prototypes``); None when there are no colours."""
     n = len(colours)
     if n == 0:
         return None
@@ -98,12 +113,12 @@ def colour_groups(
     x = colours * w
     ref = np.ones(n, bool) if reference is None else np.asarray(reference, bool)
     xr, wr = x[ref], np.maximum(np.asarray(weights, np.float64)[ref], 1e-3)
+    separation = float("inf")
     if prototypes is not None:
         light, dark = prototypes[0] * w, prototypes[1] * w
     else:
         a, b, _ = _two_means(xr, wr, config.min_share)
-        if np.linalg.norm(a - b) < config.min_separation:
-            return None
+        separation = float(np.linalg.norm(a - b))
         light, dark = (a, b) if paleness(config, a / w) > paleness(config, b / w) else (b, a)
     # spread of each axis within the groups: uneven light spreads lightness, seldom hue
     nearer = np.linalg.norm(xr - light, axis=1) < np.linalg.norm(xr - dark, axis=1)
@@ -111,7 +126,7 @@ def colour_groups(
     spread = config.spread_scale * np.maximum(
         config.spread_floor / np.sqrt(3.0), 1.4826 * median(deviation, axis=0)
     )
-    return light, dark, spread
+    return (light, dark, spread), separation
 
 
 def label_confidence(config: ColourConfig, groups: tuple[F64, F64, F64]) -> float:
@@ -151,13 +166,26 @@ def light_probabilities(
     if groups is None:
         groups = colour_groups(config, colours, weights, prototypes, reference)
     if groups is None:
-        # one colour only: call it by its paleness against mid-grey's
+        # one colour only: call it by its paleness against mid-grey's ...
         ref = np.ones(n, bool) if reference is None else np.asarray(reference, bool)
         wr = np.maximum(np.asarray(weights, np.float64)[ref], 1e-3)
         pale = float(np.average(paleness(config, colours[ref]), weights=wr))
         grey = float(paleness(config, np.full(3, 128.0)))
-        p = 1.0 / (1.0 + np.exp(-(pale - grey) / 12.0))
-        return np.full(n, p)
+        one = np.full(n, 1.0 / (1.0 + np.exp(-(pale - grey) / 12.0)))
+        # ... unless two close colours are all there is (two pale sets under a strong light):
+        # the split they make keeps a share that fades as the groups come closer
+        split = _split(config, colours, weights, prototypes, reference)
+        if split is None or config.separation_scale <= 0:
+            return one
+        share = float(np.exp(-max(config.min_separation - split[1], 0.0) / config.separation_scale))
+        return share * _by_groups(config, colours, split[0], prototypes) + (1.0 - share) * one
+    return _by_groups(config, colours, groups, prototypes)
+
+
+def _by_groups(
+    config: ColourConfig, colours: F64, groups: tuple[F64, F64, F64], prototypes: tuple[F64, F64] | None
+) -> F64:
+    """P(light) of ``colours`` (N, 3) from their distances to the two ``groups``."""
     light, dark, spread = groups
     x = colours * np.array([config.lightness_weight, 1.0, 1.0])
     z = np.sum(((x - dark) ** 2 - (x - light) ** 2) / (2 * spread**2), axis=1)

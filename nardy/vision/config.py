@@ -156,7 +156,11 @@ class ColourConfig:
     the gain is fitted on the board's matte surface, while checker tops clip and take glare
     additively, so undoing all of it over-corrects."""
     min_separation: float = 18.0
-    """Two colour groups closer than this (Lab units) are one colour."""
+    """Two colour groups closer than this (Lab units) are one colour ..."""
+    separation_scale: float = 4.0
+    """... but the split they make keeps a share of each stack's colour probability, falling by
+    a factor e for every this many Lab units closer (0: none). Two pale sets under a strong light
+    (an ivory and a light grey, 14-17 apart) must not all be called light."""
     min_share: float = 0.1
     """Least share of the checkers (by count) either colour group must hold when the groups are found."""
     spread_floor: float = 6.0
