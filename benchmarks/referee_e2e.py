@@ -8,8 +8,9 @@ times. Reported: plays recorded right (the game record at the end, after any pla
 re-read), false alarms per 100 turns (alerts other than the injected illegal plays and the
 requests below), "please check" notes per 100 turns (a play recorded, or re-read, that the
 referee asks a person to verify: information, not an alarm), "please look" requests per 100
-turns, injected illegal plays caught -- and of those, how many the referee's first alert named
-where the play was made (one of the points it names is one the illegal play changed: an alert for
+turns, notes that the camera keeps reading a point unlike the record (a count), injected
+illegal plays caught -- and of those, how many the referee's first alert named where the play
+was made (one of the points it names is one the illegal play changed: an alert for
 the wrong reason, say a misread pile elsewhere, is caught but not named) -- and frames per second
 of vision + referee (rendering excluded) against the recording's own rate.
 
@@ -38,9 +39,11 @@ from nardy.vision.config import RecognizerConfig
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.scene import Scene
 
-ALARMS_IGNORED = {"illegal-play", "please-look", "check-play"}
+ALARMS_IGNORED = {"illegal-play", "please-look", "check-play", "point-misread"}
 """Alert codes that are not false alarms: the injected illegal plays' own alert (counted as
-caught or not), and the requests to look or to check (counted on their own)."""
+caught or not), the requests to look or to check, and the notes that the camera keeps reading a
+point unlike the record (counted on their own: each says what it read and what stands recorded,
+which differ, so it is never false in what it says; the count is what it costs the players)."""
 
 
 def named_where(script: TableScript, illegal_events: Sequence[Event]) -> int:
@@ -101,6 +104,7 @@ def run_game(variant: str, seed: int, size: tuple[int, int], illegal_rate: float
     )
     looks = sum(1 for e in history if e.kind == "alert" and e.data["code"] == "please-look")
     checks = sum(1 for e in history if e.kind == "alert" and e.data["code"] == "check-play")
+    misread = sum(1 for e in history if e.kind == "alert" and e.data["code"] == "point-misread")
     return {
         "variant": variant,
         "seed": seed,
@@ -115,6 +119,7 @@ def run_game(variant: str, seed: int, size: tuple[int, int], illegal_rate: float
         "false_alarms": false_alarms,
         "looks": looks,
         "checks": checks,
+        "misread_notes": misread,
         "frames": len(script.frames),
         "video_seconds": script.duration,
         "busy_seconds": busy,
@@ -165,6 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "false_alarms_per_100": 100.0 * sum(g["false_alarms"] for g in chosen) / max(turns, 1),
                 "checks_per_100": 100.0 * sum(g["checks"] for g in chosen) / max(turns, 1),
                 "looks_per_100": 100.0 * sum(g["looks"] for g in chosen) / max(turns, 1),
+                "misread_notes": sum(g["misread_notes"] for g in chosen),
                 "illegal": sum(g["illegal"] for g in chosen),
                 "caught": sum(g["caught"] for g in chosen),
                 "named": sum(g["named"] for g in chosen),
@@ -180,6 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "false alarms/100",
         "checks/100",
         "looks/100",
+        "misread notes",
         "illegal caught",
         "named where",
         "fps",
@@ -197,6 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     r["false_alarms_per_100"],
                     r["checks_per_100"],
                     r["looks_per_100"],
+                    r["misread_notes"],
                     f"{r['caught']}/{r['illegal']}",
                     f"{r['named']}/{r['caught']}",
                     r["fps"],
