@@ -163,8 +163,11 @@ def light_probabilities(
     n = len(colours)
     if n == 0:
         return np.zeros(0)
+    split = None
     if groups is None:
-        groups = colour_groups(config, colours, weights, prototypes, reference)
+        split = _split(config, colours, weights, prototypes, reference)
+        if split is not None and split[1] >= config.min_separation:
+            groups = split[0]
     if groups is None:
         # one colour only: call it by its paleness against mid-grey's ...
         ref = np.ones(n, bool) if reference is None else np.asarray(reference, bool)
@@ -174,7 +177,6 @@ def light_probabilities(
         one = np.full(n, 1.0 / (1.0 + np.exp(-(pale - grey) / 12.0)))
         # ... unless two close colours are all there is (two pale sets under a strong light):
         # the split they make keeps a share that fades as the groups come closer
-        split = _split(config, colours, weights, prototypes, reference)
         if split is None or config.separation_scale <= 0:
             return one
         share = float(np.exp(-max(config.min_separation - split[1], 0.0) / config.separation_scale))
