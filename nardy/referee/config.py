@@ -29,7 +29,13 @@ class RefereeConfig:
     candidate, the referee asks for a look instead of taking the closest candidate."""
     illegal_margin: float = 8.0
     """How much better (log) the free reading must explain the board than every legal candidate
-    before the referee calls a play illegal (about 3000:1)."""
+    before the referee calls a play illegal (about 3000:1) ..."""
+    own_margin: float = 7.0
+    """... or, when what is wrong lies in the mover's own checkers alone (too many pips, a checker
+    sent backwards, a second one off the head), this much (about 1100:1). A board that says the
+    opponent's checkers moved needs ``illegal_margin``: a checker whose colour the camera mistakes
+    draws just that picture, while a player moving the other side's checkers is the rarer
+    offence."""
     finished_prior: float = 3.0
     """Once the opponent has thrown, how much likelier (log) it is that the mover had finished
     than that the play was left unfinished (an offence, and rare): a finished play then needs to

@@ -80,8 +80,12 @@ def decode(
         gap = reading.best_log_likelihood() - best_ll - bias
         return _not_a_candidate(variant, before, roll, first_turn, reading, config, gap, None)
     gap = free_ll - best_ll - bias
-    if gap > config.illegal_margin:
-        return _not_a_candidate(variant, before, roll, first_turn, reading, config, gap, free)
+    if gap > min(config.illegal_margin, config.own_margin):
+        found = _not_a_candidate(variant, before, roll, first_turn, reading, config, gap, free)
+        if gap > config.illegal_margin or (
+            found.kind == "illegal" and gap > alarm_margin(config, found.verdict)
+        ):
+            return found
     if gap > config.doubt_margin:
         # the board looks like none of the candidates, but not clearly enough to call it
         seen: Position | None = free
@@ -157,6 +161,14 @@ def best_finished(
 
 def _name(kind: str, play: Play | None) -> str:
     return play.text() if play is not None else kind
+
+
+def alarm_margin(config: RefereeConfig, verdict: Verdict | None) -> float:
+    """The gap from every legal candidate a board judged ``verdict`` needs to be called illegal:
+    ``own_margin`` when the fault lies in the mover's own checkers alone, else ``illegal_margin``."""
+    if verdict is None or verdict.legal or "opponent" in verdict.codes or "count" in verdict.codes:
+        return config.illegal_margin
+    return config.own_margin
 
 
 def _not_a_candidate(

@@ -23,6 +23,7 @@ from nardy.referee.config import RefereeConfig
 from nardy.referee.decode import (
     Decision,
     Finished,
+    alarm_margin,
     best_chain,
     best_finished,
     candidates,
@@ -694,9 +695,8 @@ class Referee:
             seen = reading.most_likely()[0] if changed else None
             still: Hashable = ("alarm", ("still", seen)) if changed else ("still", None)
             return still, lambda: self._check_unchanged(reading, changed)
-        decision = decode(
-            self.variant, turn.before, turn.roll, turn.first_turn, reading, self.config, self.bias
-        )
+        judging = self._judging(turn)
+        decision = decode(self.variant, turn.before, turn.roll, turn.first_turn, reading, judging, self.bias)
         opener: Decision | None = None
         if turn.first_turn and not self.moves and decision.kind in ("illegal", "unreadable", "count"):
             other = turn.before.with_turn(turn.mover.other)
@@ -713,7 +713,7 @@ class Referee:
                 turn.roll,
                 turn.first_turn,
                 reading.without_suspects(),
-                self.config,
+                judging,
                 self.bias,
             )
             if clear_view.kind not in _ALARMS:
@@ -736,7 +736,7 @@ class Referee:
                 turn.roll,
                 turn.first_turn,
                 reading.unread(self.misread | reading.suspect),
-                self.config,
+                judging,
                 self.bias,
             )
             if (
@@ -807,16 +807,27 @@ class Referee:
             self._run, self._run_since = [], self._settler.since
         self._run.append(wrong.decision)
 
+    def _judging(self, turn: Turn) -> RefereeConfig:
+        """The settings ``turn``'s board is judged with: a play judged against a record the
+        referee itself doubts (the play before it was recorded uncertain) is called illegal
+        only past ``illegal_margin``, whatever the fault."""
+        prev = self.moves[-1] if self.moves else None
+        if prev is None or "uncertain" not in prev.flags or not prev.after.same_board(turn.before):
+            return self.config
+        return replace(self.config, own_margin=max(self.config.own_margin, self.config.illegal_margin))
+
     def _offence(self, chosen: Decision) -> Decision:
         """What a wrong board that has settled is: illegal when it was read confidently illegal
         in most of the frames it stood (its median gap from every legal candidate is over
-        ``illegal_margin``), else only doubtful (a request to look). A gap close to the margin
-        makes single frames fall on either side of it: neither the alarm nor the request would
-        ever settle if each frame alone said which it is."""
+        ``alarm_margin``: ``illegal_margin``, or ``own_margin`` for a fault of the mover's own
+        checkers), else only doubtful (a request to look). A gap close to the margin makes single
+        frames fall on either side of it: neither the alarm nor the request would ever settle if
+        each frame alone said which it is."""
         run = [d for d in self._run if d.kind in ("illegal", "unsure")]
         if chosen.kind not in ("illegal", "unsure") or not run:
             return chosen
-        illegal = statistics.median(abs(d.margin) for d in run) > self.config.illegal_margin
+        judging = self.config if self.turn is None else self._judging(self.turn)
+        illegal = statistics.median(abs(d.margin) - alarm_margin(judging, d.verdict) for d in run) > 0.0
         same = [d for d in run if (d.kind == "illegal") == illegal]
         return same[-1] if same else chosen
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+from nardy.referee.config import RefereeConfig
 from nardy.referee.decode import decode
 from nardy.referee.events import (
     BOARD_CHANGED,
@@ -19,7 +20,7 @@ from nardy.referee.events import (
 )
 from nardy.referee.reading import BoardReading
 from nardy.referee.session import CommandError
-from nardy.rules import Color, Position, Roll
+from nardy.rules import Color, Position, Roll, find_variant
 from tests.referee.conftest import Table
 from tests.rules.helpers import pos
 
@@ -99,7 +100,11 @@ def _between(seen: Position, near: Position, gap: float) -> BoardReading:
     return BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), ({0: 1.0}, {0: 1.0}))
 
 
-@pytest.mark.parametrize(("gaps", "illegal"), [((7.6, 8.4, 8.4), True), ((7.6, 7.6, 8.4), False)])
+OWN = RefereeConfig().own_margin
+"""The gap a fault of the mover's own checkers needs to be called illegal."""
+
+
+@pytest.mark.parametrize(("gaps", "illegal"), [((-0.4, 0.4, 0.4), True), ((-0.4, -0.4, 0.4), False)])
 def test_a_board_on_the_edge_of_illegal_settles_as_what_most_of_its_frames_say(
     table: Make, gaps: tuple[float, ...], illegal: bool
 ) -> None:
@@ -107,8 +112,8 @@ def test_a_board_on_the_edge_of_illegal_settles_as_what_most_of_its_frames_say(
     start = Position.initial("short")
     t.show(start)
     t.roll(2, 1)
-    wrong = start.apply("13/11 13/11")  # 4 pips with 2-1
-    readings = [_between(wrong, start.apply("13/11"), gap) for gap in gaps]
+    wrong = start.apply("13/11 13/11")  # 4 pips with 2-1: a fault of white's own checkers
+    readings = [_between(wrong, start.apply("13/11"), OWN + gap) for gap in gaps]
     config = t.ref.config
     kinds = {decode(t.ref.variant, start, Roll(2, 1), True, r, config).kind for r in readings}
     assert kinds == {"illegal", "unsure"}  # single frames fall on both sides of the margin
@@ -121,6 +126,36 @@ def test_a_board_on_the_edge_of_illegal_settles_as_what_most_of_its_frames_say(
         assert "may show an illegal play" in t.ref.alerts[LOOK].text
 
 
+def test_the_opponents_checkers_moving_needs_more_evidence_than_a_fault_of_the_movers_own() -> None:
+    """Between ``own_margin`` and ``illegal_margin``: too many pips is called illegal, black's
+    checkers moving on white's turn (what a checker read in the wrong colour looks like) is only
+    doubtful; past ``illegal_margin`` both are illegal."""
+    config = RefereeConfig()
+    assert config.own_margin < config.illegal_margin
+    short = find_variant("short")
+    start = Position.initial("short")
+    roll = Roll(2, 1)
+    played = start.apply("13/11 6/5")
+    own = start.apply("13/11 13/11")  # 4 pips with 2-1
+    # white's legal 13/11 6/5, and a black checker moved from 17 to 18 (white's numbering) as well
+    moved = {16: 1, 17: -1}
+    theirs = Position("short", tuple(p + moved.get(i, 0) for i, p in enumerate(played.points)))
+    between = (config.own_margin + config.illegal_margin) / 2
+    own_reading = _between(own, start.apply("13/11"), between)
+    their_reading = _between(theirs, played, between)
+    decided = decode(short, start, roll, True, own_reading, config)
+    assert (
+        decided.kind == "illegal" and decided.verdict is not None and "opponent" not in decided.verdict.codes
+    )
+    doubted = decode(short, start, roll, True, their_reading, config)
+    assert doubted.kind == "unsure" and doubted.verdict is not None and "opponent" in doubted.verdict.codes
+    # with both margins alike the two are called the same
+    strict = RefereeConfig(own_margin=config.illegal_margin)
+    assert decode(short, start, roll, True, own_reading, strict).kind == "unsure"
+    past = config.illegal_margin + 0.5
+    assert decode(short, start, roll, True, _between(theirs, played, past), config).kind == "illegal"
+
+
 def test_frames_now_confidently_now_doubtfully_wrong_each_another_board_raise_nothing(table: Make) -> None:
     t = table("short")
     start = Position.initial("short")
@@ -128,8 +163,8 @@ def test_frames_now_confidently_now_doubtfully_wrong_each_another_board_raise_no
     t.roll(2, 1)
     # a checker still being moved: the same places are wrong in every frame, but the frames
     # read different boards, some confidently illegal and some only doubtfully
-    sure = _between(start.apply("13/11 13/11"), start.apply("13/11"), 8.6)
-    doubtful = _between(start.apply("13/11 13/11 6/5"), start.apply("13/11 6/5"), 7.6)
+    sure = _between(start.apply("13/11 13/11"), start.apply("13/11"), OWN + 0.6)
+    doubtful = _between(start.apply("13/11 13/11 6/5"), start.apply("13/11 6/5"), OWN - 0.4)
     config = t.ref.config
     assert decode(t.ref.variant, start, Roll(2, 1), True, sure, config).kind == "illegal"
     assert decode(t.ref.variant, start, Roll(2, 1), True, doubtful, config).kind == "unsure"
@@ -486,6 +521,33 @@ def test_a_doubtful_play_is_not_re_read_when_two_other_plays_fit_the_next_board(
     t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None))
     assert t.ref.moves[0].play.text() == "24/13" and "turn-revised" not in t.kinds()
     assert t.ref.turn is not None and t.ref.turn.status != "played"
+
+
+@pytest.mark.parametrize("doubtful", [True, False])
+def test_a_fault_judged_against_a_doubtful_record_needs_the_full_margin(table: Make, doubtful: bool) -> None:
+    """Black moves 5 pips with 3-1, read between ``own_margin`` and ``illegal_margin`` from the legal
+    8/5 6/5: an alarm when white's play before it was recorded clearly, a request to look when the
+    referee itself doubted that record."""
+    t = table("short")
+    if doubtful:
+        _torn_between_24_13_and_24_18_13_8(t, lean=0.55)
+    else:
+        start = Position.initial("short")
+        t.show(start)
+        t.roll(6, 5)
+        t.show(start.apply("24/13"))
+    t.roll(3, 1)
+    assert [m.play.text() for m in t.ref.moves] == ["24/13"]
+    assert ("uncertain" in t.ref.moves[0].flags) is doubtful
+    before = t.ref.position
+    config = t.ref.config
+    between = (config.own_margin + config.illegal_margin) / 2
+    t.see(_between(before.apply("8/4 6/5"), before.apply("8/5 6/5"), between), frames=12)
+    assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK
+    assert (ILLEGAL_PLAY in t.alerts()) is not doubtful
+    assert t.ref.turn.status == ("unsure" if doubtful else "illegal")
+    if doubtful:
+        assert "may show an illegal play" in t.ref.alerts[LOOK].text
 
 
 def test_a_clear_record_is_not_re_read_and_the_next_board_is_illegal(table: Make) -> None:
