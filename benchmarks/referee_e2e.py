@@ -11,7 +11,10 @@ referee asks a person to verify: information, not an alarm), "please look" reque
 turns, notes that the camera keeps reading a point unlike the record (a count), injected
 illegal plays caught -- and of those, how many the referee's first alert named where the play
 was made (one of the points it names is one the illegal play changed: an alert for
-the wrong reason, say a misread pile elsewhere, is caught but not named) -- and frames per second
+the wrong reason, say a misread pile elsewhere, is caught but not named), and of those missed, how
+many the referee still asked a person to look at as a possible illegal play (a warning saying what
+may be wrong, raised when the camera is not sure enough for an alarm; such a play is not counted
+as caught) -- and frames per second
 of vision + referee (rendering excluded) against the recording's own rate.
 
 Run: ``python -m benchmarks.referee_e2e [--games 4] [--seed 1] [--size 1280x720]``.
@@ -93,7 +96,20 @@ def run_game(variant: str, seed: int, size: tuple[int, int], illegal_rate: float
     first_wrong = next((i for i, (a, b) in enumerate(zip(truth, seen, strict=False)) if a != b), None)
     history = referee.bus.history
     illegal_events = [e for e in history if e.kind == "illegal"]
-    caught = sum(1 for start, end in script.illegal if any(start <= e.t <= end + 1.0 for e in illegal_events))
+    caught_in = [any(start <= e.t <= end + 1.0 for e in illegal_events) for start, end in script.illegal]
+    caught = sum(caught_in)
+    # an illegal play not caught that the referee still asked a person to look at, saying the board
+    # may show an illegal play (a warning, not an alarm: the camera was not sure enough)
+    doubts = [
+        e
+        for e in history
+        if e.kind == "alert" and e.data["code"] == "please-look" and e.data["severity"] == "warning"
+    ]
+    looked_at = sum(
+        1
+        for (start, end), hit in zip(script.illegal, caught_in, strict=True)
+        if not hit and any(start <= e.t <= end + 1.0 for e in doubts)
+    )
     named = named_where(script, illegal_events)
     in_window = [any(s <= e.t <= end + 1.0 for s, end in script.illegal) for e in history]
     false_alarms = sum(
@@ -115,6 +131,7 @@ def run_game(variant: str, seed: int, size: tuple[int, int], illegal_rate: float
         "first_wrong": first_wrong,
         "illegal": len(script.illegal),
         "caught": caught,
+        "looked_at": looked_at,
         "named": named,
         "false_alarms": false_alarms,
         "looks": looks,
@@ -147,7 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"game {i + 1}: {variant} seed {result['seed']}: "
             f"{result['right']}/{result['turns']} plays right, "
-            f"{result['caught']}/{result['illegal']} illegal caught ({result['named']} named where), "
+            f"{result['caught']}/{result['illegal']} illegal caught ({result['named']} named where, "
+            f"{result['looked_at']} missed but looked at), "
             f"{result['false_alarms']} false alarms, "
             f"{result['checks']} checks",
             flush=True,
@@ -173,6 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "misread_notes": sum(g["misread_notes"] for g in chosen),
                 "illegal": sum(g["illegal"] for g in chosen),
                 "caught": sum(g["caught"] for g in chosen),
+                "looked_at": sum(g.get("looked_at", 0) for g in chosen),
                 "named": sum(g["named"] for g in chosen),
                 "fps": frames / busy if busy else 0.0,
                 "x_realtime": video / busy if busy else 0.0,
@@ -188,6 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "looks/100",
         "misread notes",
         "illegal caught",
+        "missed, look asked",
         "named where",
         "fps",
         "× real time",
@@ -206,6 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     r["looks_per_100"],
                     r["misread_notes"],
                     f"{r['caught']}/{r['illegal']}",
+                    f"{r['looked_at']}/{r['illegal'] - r['caught']}",
                     f"{r['named']}/{r['caught']}",
                     r["fps"],
                     r["x_realtime"],
