@@ -17,15 +17,18 @@ may be wrong, raised when the camera is not sure enough for an alarm; such a pla
 as caught) -- and frames per second
 of vision + referee (rendering excluded) against the recording's own rate.
 
-Run: ``python -m benchmarks.referee_e2e [--games 4] [--seed 1] [--size 1280x720]``.
+Run: ``python -m benchmarks.referee_e2e [--games 4] [--seed 1] [--size 1280x720]``; halves of a set run on
+two cores are put together with ``--merge A.json B.json``.
 """
 
 from __future__ import annotations
 
 import argparse
 import bisect
+import json
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -143,33 +146,8 @@ def run_game(variant: str, seed: int, size: tuple[int, int], illegal_rate: float
     }
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--games", type=int, default=4, help="games in all, alternating short and long")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--size", default="1280x720")
-    parser.add_argument("--illegal-rate", type=float, default=0.05)
-    args = parser.parse_args(argv)
-    w, h = (int(v) for v in args.size.lower().split("x"))
-    import cv2
-
-    cv2.setNumThreads(1)
-    games = []
-    for i in range(args.games):
-        variant = "short" if i % 2 == 0 else "long"
-        result = run_game(variant, args.seed + i, (w, h), args.illegal_rate)
-        games.append(result)
-        print(
-            f"game {i + 1}: {variant} seed {result['seed']}: "
-            f"{result['right']}/{result['turns']} plays right, "
-            f"{result['caught']}/{result['illegal']} illegal caught ({result['named']} named where, "
-            f"{result['looked_at']} missed but looked at), "
-            f"{result['false_alarms']} false alarms, "
-            f"{result['checks']} checks",
-            flush=True,
-        )
+def summarise(games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The table's rows (short, long, all) from ``run_game``'s results."""
     rows = []
     for variant in ("short", "long", "all"):
         chosen = [g for g in games if variant == "all" or g["variant"] == variant]
@@ -188,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "false_alarms_per_100": 100.0 * sum(g["false_alarms"] for g in chosen) / max(turns, 1),
                 "checks_per_100": 100.0 * sum(g["checks"] for g in chosen) / max(turns, 1),
                 "looks_per_100": 100.0 * sum(g["looks"] for g in chosen) / max(turns, 1),
-                "misread_notes": sum(g["misread_notes"] for g in chosen),
+                "misread_notes": sum(g.get("misread_notes", 0) for g in chosen),
                 "illegal": sum(g["illegal"] for g in chosen),
                 "caught": sum(g["caught"] for g in chosen),
                 "looked_at": sum(g.get("looked_at", 0) for g in chosen),
@@ -197,6 +175,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "x_realtime": video / busy if busy else 0.0,
             }
         )
+    return rows
+
+
+def summary_table(rows: Sequence[dict[str, Any]]) -> str:
+    """The Markdown table of ``summarise``'s rows."""
     headers = [
         "variant",
         "games",
@@ -212,29 +195,75 @@ def main(argv: Sequence[str] | None = None) -> int:
         "fps",
         "× real time",
     ]
-    print(
-        table(
-            headers,
+    return table(
+        headers,
+        [
             [
-                [
-                    r["variant"],
-                    r["games"],
-                    r["turns"],
-                    r["plays_right_pct"],
-                    r["false_alarms_per_100"],
-                    r["checks_per_100"],
-                    r["looks_per_100"],
-                    r["misread_notes"],
-                    f"{r['caught']}/{r['illegal']}",
-                    f"{r['looked_at']}/{r['illegal'] - r['caught']}",
-                    f"{r['named']}/{r['caught']}",
-                    r["fps"],
-                    r["x_realtime"],
-                ]
-                for r in rows
-            ],
-        )
+                r["variant"],
+                r["games"],
+                r["turns"],
+                r["plays_right_pct"],
+                r["false_alarms_per_100"],
+                r["checks_per_100"],
+                r["looks_per_100"],
+                r["misread_notes"],
+                f"{r['caught']}/{r['illegal']}",
+                f"{r['looked_at']}/{r['illegal'] - r['caught']}",
+                f"{r['named']}/{r['caught']}",
+                r["fps"],
+                r["x_realtime"],
+            ]
+            for r in rows
+        ],
     )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=4, help="games in all, alternating short and long")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--size", default="1280x720")
+    parser.add_argument("--illegal-rate", type=float, default=0.05)
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="JSON",
+        help="play nothing: put together the games of earlier runs' result files (runs of a few games "
+        "each, one per core) into one table and result file",
+    )
+    args = parser.parse_args(argv)
+    if args.merge:
+        runs = [json.loads(Path(f).read_text("utf-8")) for f in args.merge]
+        games = [g for run in runs for g in run["games"]]
+        rows = summarise(games)
+        print(summary_table(rows))
+        seeds = sorted(g["seed"] for g in games)
+        print(f"\n{len(games)} games from {len(runs)} runs, seeds {', '.join(map(str, seeds))}")
+        merged = {"args": {"merged": [run.get("args") for run in runs]}, "rows": rows, "games": games}
+        print(f"wrote {write('referee_e2e', merged)}")
+        return 0
+    w, h = (int(v) for v in args.size.lower().split("x"))
+    import cv2
+
+    cv2.setNumThreads(1)
+    games = []
+    for i in range(args.games):
+        variant = "short" if i % 2 == 0 else "long"
+        result = run_game(variant, args.seed + i, (w, h), args.illegal_rate)
+        games.append(result)
+        print(
+            f"game {i + 1}: {variant} seed {result['seed']}: "
+            f"{result['right']}/{result['turns']} plays right, "
+            f"{result['caught']}/{result['illegal']} illegal caught ({result['named']} named where, "
+            f"{result['looked_at']} missed but looked at), "
+            f"{result['false_alarms']} false alarms, "
+            f"{result['checks']} checks",
+            flush=True,
+        )
+    rows = summarise(games)
+    print(summary_table(rows))
     print(
         f"\n{args.size}, one thread, seeds {args.seed}..{args.seed + args.games - 1}, "
         f"illegal rate {args.illegal_rate}, recording at {SimConfig().fps:g} fps"
