@@ -424,6 +424,41 @@ def random_layout(rng: np.random.Generator) -> BoardLayout:
     return BoardLayout.random(rng)
 
 
+def synthetic_sample(
+    seed: int,
+    index: int,
+    *,
+    size: tuple[int, int] = (1280, 720),
+    tilt: tuple[float, float] = (0.0, 50.0),
+    families: Sequence[str] | None = None,
+    checker_sets: Sequence[str] | None = None,
+    extras: bool = True,
+) -> Sample:
+    """Sample ``index`` of ``synthetic_set(n, seed, ...)`` (any ``n`` above ``index``), drawn on its
+    own: every sample has its own random stream."""
+    from nardy.vision.style import BOARD_FAMILIES, CHECKER_SETS
+
+    fams = list(families or BOARD_FAMILIES)
+    sets = list(checker_sets or CHECKER_SETS)
+    rng = np.random.default_rng([seed, index])
+    scene = Scene.random(
+        rng,
+        size=size,
+        family=fams[index % len(fams)],
+        checker_set=sets[(index // len(fams)) % len(sets)],
+        tilt=tilt,
+    )
+    layout = random_layout(rng)
+    dice = random_dice(scene, layout, rng, int(rng.integers(0, 3))) if extras else []
+    cube = None
+    if extras and rng.random() < 0.3:
+        x, y = scene.free_spot(layout, rng, 0.04)
+        cube = Cube(x, y, int(2 ** rng.integers(1, 7)), float(rng.uniform(0, 90)))
+    sample = scene.render(layout, dice=dice, cube=cube, rng=rng)
+    sample.meta["index"] = index
+    return sample
+
+
 def synthetic_set(
     n: int,
     seed: int,
@@ -439,25 +474,7 @@ def synthetic_set(
     Families and checker sets cycle so every kind appears evenly; ``extras`` adds dice and the cube
     on free parts of the board.
     """
-    from nardy.vision.style import BOARD_FAMILIES, CHECKER_SETS
-
-    fams = list(families or BOARD_FAMILIES)
-    sets = list(checker_sets or CHECKER_SETS)
     for i in range(n):
-        rng = np.random.default_rng([seed, i])
-        scene = Scene.random(
-            rng,
-            size=size,
-            family=fams[i % len(fams)],
-            checker_set=sets[(i // len(fams)) % len(sets)],
-            tilt=tilt,
+        yield synthetic_sample(
+            seed, i, size=size, tilt=tilt, families=families, checker_sets=checker_sets, extras=extras
         )
-        layout = random_layout(rng)
-        dice = random_dice(scene, layout, rng, int(rng.integers(0, 3))) if extras else []
-        cube = None
-        if extras and rng.random() < 0.3:
-            x, y = scene.free_spot(layout, rng, 0.04)
-            cube = Cube(x, y, int(2 ** rng.integers(1, 7)), float(rng.uniform(0, 90)))
-        sample = scene.render(layout, dice=dice, cube=cube, rng=rng)
-        sample.meta["index"] = i
-        yield sample
