@@ -157,6 +157,7 @@ def count_lines(
     max_line: int,
     cover: F32 | None = None,
     full: int = 0,
+    fixed: NDArray[np.intp] | None = None,
 ) -> tuple[list[Line], list[Line]]:
     """Lines on the top and the bottom points of every column.
 
@@ -166,7 +167,9 @@ def count_lines(
     stops short of what covers its point (a pile whose tops the detector hardly answers) or runs on
     over bare board pays for it. When ``full`` (the point's line capacity) is given, a line shorter
     than that which is full with probability ``full_floor`` or more also gets the centres of its best
-    full line (``Line.full``). Returns (top lines, bottom lines), C each.
+    full line (``Line.full``). ``fixed`` (2, C), when given: the number of discs of the top and the
+    bottom line of each column where it is known already (-1 where not), so the other line is the
+    best one beside it. Returns (top lines, bottom lines), C each.
     """
     n_col, h = profiles.shape
     seqs = np.concatenate([profiles, profiles[:, ::-1]], axis=0).astype(np.float64) - config.disc_cost
@@ -198,6 +201,11 @@ def count_lines(
     bottom_at = np.full((k1, n_col, h), NEG, np.float32)
     bottom_at[0] = 0.0  # no bottom line: the top may use the whole column
     bottom_at[1:, :, valid] = prefix[:, n_col:, partner[valid]]
+    if fixed is not None:
+        known = np.asarray(fixed).reshape(2, n_col)[:, None, :]
+        other = (known >= 0) & (np.arange(k1)[:, None] != known)  # (2, K+1, C)
+        top[other[0]] = NEG
+        bottom_at[other[1]] = NEG
     joint = np.max(top[:, None, :, :] + bottom_at[None, :, :, :], axis=3).astype(np.float64)  # (K+1, K+1, C)
     joint = np.maximum(joint, NEG)
     z = joint / config.temperature

@@ -48,6 +48,8 @@ T = TypeVar("T")
 F64 = NDArray[np.float64]
 Groups = tuple[F64, F64, F64] | None
 """The two checker colours found on the points, and their spread (``colour_groups``)."""
+Columns = tuple[NDArray[np.float32], NDArray[np.int32], NDArray[np.float32]]
+"""The count stage's view of the columns: detector profiles, their x, and the cover (``count_lines``)."""
 
 
 def _timed(timings: dict[str, float], name: str, fn: Callable[[], T]) -> T:
@@ -179,28 +181,36 @@ class Recognizer:
 
         score, fmaps = _timed(timings, "detect", detect)
 
+        cap = cfg.geometry.line_capacity
+
+        def piled(line: Line) -> F64:
+            """What lies on ``line`` in a second layer (a pile lies on a full line: the best full one
+            when the best line is shorter)."""
+            head, upper = self.detector.layer, self.detector.upper
+            return layer_counts(
+                cfg.count, score, line.full or line, d, cfg.max_count, cap, head, fmaps, upper
+            )
+
         def count() -> tuple[
-            list[Line], list[Line], list[tuple[float, float]], list[float], list[F64], list[F64]
+            list[Line], list[Line], list[tuple[float, float]], list[float], list[F64], Columns
         ]:
             profiles, slips = column_profiles(cfg.count, score, masks.column_x, self.point_px)
             cover = column_cover(cfg.count, ev.difference, masks.column_x, self.point_px)
-            cap = cfg.geometry.line_capacity
             tops, bottoms = count_lines(cfg.count, profiles, slips, d, cfg.count.max_line, cover, cap)
             bar_prof, bar_slip = column_profiles(cfg.count, score, np.array([masks.bar_x]), self.point_px)
             centres, odds = bar_discs(cfg.count, bar_prof[0], bar_slip[0], d, cfg.count.bar_limit)
-            head, upper = self.detector.layer, self.detector.upper
-            # a pile lies on a full line: the best full one when the best line is shorter
-            extra_top = [
-                layer_counts(cfg.count, score, line.full or line, d, cfg.max_count, cap, head, fmaps, upper)
-                for line in tops
-            ]
-            extra_bottom = [
-                layer_counts(cfg.count, score, line.full or line, d, cfg.max_count, cap, head, fmaps, upper)
-                for line in bottoms
-            ]
-            return tops, bottoms, centres, odds, extra_top, extra_bottom
+            extras = [piled(line) for line in tops + bottoms]
+            return tops, bottoms, centres, odds, extras, (profiles, slips, cover)
 
-        tops, bottoms, bar_centres, bar_odds, extra_top, extra_bottom = _timed(timings, "count", count)
+        tops, bottoms, bar_centres, bar_odds, extras, columns = _timed(timings, "count", count)
+
+        def recount(cols: list[int], fixed: NDArray[np.intp]) -> tuple[list[Line], list[Line]]:
+            """The lines of columns ``cols`` counted again, with the numbers of discs ``fixed`` (2,
+            len(cols)) where known (-1 where not)."""
+            profiles, slips, cover = columns
+            return count_lines(
+                cfg.count, profiles[cols], slips[cols], d, cfg.count.max_line, cover[cols], cap, fixed
+            )
 
         def colour() -> tuple[
             F64, F64, list[int], list[Line], list[NDArray[np.bool_]], NDArray[np.bool_], Groups
@@ -229,7 +239,30 @@ class Recognizer:
             bar_cols = seen[len(every) :]
             ends = np.cumsum([len(line.centres) for line in tops + bottoms])
             sampled = np.split(seen[: len(every)], ends[:-1])
-            for line, cols in zip(self._consistent_lines(tops + bottoms, sampled), sampled, strict=True):
+            raw = tops + bottoms
+            consistent = self._consistent_lines(raw, sampled)
+            split, fixed = self._crossing_cuts(raw, consistent, h)
+            if split:
+                # a line that ran on past the middle into the other point's stack of the other
+                # colour: the line is kept as cut, and the column's other line found beside it
+                new_tops, new_bottoms = recount(split, fixed)
+                redo = [
+                    c + side * POINTS_PER_ROW
+                    for side in (0, 1)
+                    for c, known in zip(split, fixed[side], strict=True)
+                    if known < 0
+                ]
+                new = dict(
+                    zip(split + [c + POINTS_PER_ROW for c in split], new_tops + new_bottoms, strict=True)
+                )
+                for i in redo:
+                    raw[i] = new[i]
+                    sampled[i] = looks(new[i].centres) if new[i].centres else np.zeros((0, 3))
+                    extras[i] = piled(new[i])
+                again = self._consistent_lines([raw[i] for i in redo], [sampled[i] for i in redo])
+                for i, line in zip(redo, again, strict=True):
+                    consistent[i] = line
+            for line, cols in zip(consistent, sampled, strict=True):
                 if line.centres:
                     samples.append(_median_rows(cols[: len(line.centres)]))
                     weights.append(float(len(line.centres)))
@@ -355,7 +388,7 @@ class Recognizer:
             tuple[PointReading, ...], tuple[PointReading, ...], CountReading, CountReading
         ]:
             n = cfg.max_count
-            counts = self._combined(tops + bottoms, extra_top + extra_bottom)
+            counts = self._combined(tops + bottoms, extras)
             readings = [
                 PointReading(tuple(row), float(p)) for row, p in zip(counts.tolist(), p_lines, strict=True)
             ]
@@ -445,6 +478,25 @@ class Recognizer:
             p[k:] *= np.exp(-penalty[-1])
             out[i] = Line(p / p.sum(), line.centres[:cut], line.scores[:cut])
         return out
+
+    def _crossing_cuts(
+        self, lines: list[Line], cut: list[Line], height: int
+    ) -> tuple[list[int], NDArray[np.intp]]:
+        """Columns where colour cut a line (``lines`` the top lines then the bottom lines, ``cut`` the
+        same after ``_consistent_lines``) among discs past the column's middle -- a line that ran on
+        into the other point's stack -- with the number of discs each of their two lines keeps (-1
+        for the other line, to be found again): (columns, (2, len(columns)) numbers). A column whose
+        two lines were both cut so is left as it is."""
+        found: dict[int, list[int]] = {}
+        for i, (line, kept) in enumerate(zip(lines, cut, strict=True)):
+            if len(kept.centres) >= len(line.centres):
+                continue
+            side, col = divmod(i, POINTS_PER_ROW)
+            lost = [y for _, y in line.centres[len(kept.centres) :]]
+            if any(y > height / 2 if side == 0 else y < height / 2 for y in lost):
+                found.setdefault(col, [-1, -1])[side] = len(kept.centres)
+        cols = sorted(c for c, known in found.items() if min(known) < 0)
+        return cols, np.array([found[c] for c in cols], dtype=np.intp).T.reshape(2, len(cols))
 
     @staticmethod
     def _samples(smooth: NDArray[np.float32], centres: tuple[tuple[float, float], ...]) -> F64:

@@ -134,3 +134,26 @@ def test_a_line_that_may_be_full_also_offers_its_full_line() -> None:
     profiles[0, int(D / 2 + 4 * D)] = float(config.disc_cost)
     tops, _ = count_lines(config, profiles, slips, D, 12)
     assert tops[0].full is None
+
+
+def test_a_known_line_leaves_the_rest_of_the_column_to_the_other_point() -> None:
+    """Two stacks of five facing each other across a column read as one line of ten from the top
+    (one line costs one start, two lines two, and the gap between them is a step a line can take);
+    told that the top line holds five, the bottom line is the other five."""
+    config = CountConfig()
+    h = 193
+    profiles = np.full((1, h), -4.0, np.float32)
+    for k in range(5):
+        profiles[0, int(D / 2 + k * D)] = 9.0
+        profiles[0, h - 1 - int(D / 2 + k * D)] = 9.0
+    slips = np.full((1, h), 10, np.int32)
+    tops, bottoms = count_lines(config, profiles, slips, D, 12)
+    assert (int(np.argmax(tops[0].probabilities)), int(np.argmax(bottoms[0].probabilities))) == (10, 0)
+    tops, bottoms = count_lines(config, profiles, slips, D, 12, None, 0, np.array([[5], [-1]]))
+    assert np.isclose(tops[0].probabilities[5], 1.0)
+    assert int(np.argmax(bottoms[0].probabilities)) == 5
+    assert len(bottoms[0].centres) == 5
+    assert min(y for _, y in bottoms[0].centres) > max(y for _, y in tops[0].centres)
+    # fixing the bottom instead gives the top line back its five
+    tops, bottoms = count_lines(config, profiles, slips, D, 12, None, 0, np.array([[-1], [5]]))
+    assert int(np.argmax(tops[0].probabilities)) == 5 and len(tops[0].centres) == 5
