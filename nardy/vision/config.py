@@ -197,9 +197,6 @@ class ColourConfig:
     """A stack whose colour is further than this (Lab units) from both checker colours, and ..."""
     outlier_spreads: float = 4.0
     """... further than this many typical spreads, is not a stack of checkers (a hand, a sleeve)."""
-    outlier_lightness: float = 0.5
-    """Weight of lightness in that distance, against the two chroma axes (a lamp or a spotlight makes
-    a stack of checkers lighter without changing its hue)."""
 
 
 @dataclass(frozen=True)

@@ -307,9 +307,7 @@ class Recognizer:
                 pl = p_lines[occupied]
                 groups = [occ[pl >= 0.5], occ[pl < 0.5]]
                 centres = [g.mean(axis=0) for g in groups if len(g)]
-                # lightness counts less: a lamp makes a stack lighter, a hand is another colour
-                w = np.array([cfg.colour.outlier_lightness, 1.0, 1.0])
-                dist = np.min([np.linalg.norm((occ - c) * w, axis=1) for c in centres], axis=0)
+                dist = np.min([np.linalg.norm(occ - c, axis=1) for c in centres], axis=0)
                 spread = max(cfg.colour.spread_floor, float(median(dist)))
                 limit = max(cfg.colour.outlier, cfg.colour.outlier_spreads * spread)
                 strange = [occupied[k] for k in np.flatnonzero(dist > limit)]

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
-import pytest
 
 from nardy.vision.config import RecognizerConfig
 from nardy.vision.cover import covered_places, hand_set
@@ -13,7 +10,7 @@ from nardy.vision.detect import Detector
 from nardy.vision.layout import BoardLayout
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.render import Hand
-from nardy.vision.scene import Scene, synthetic_sample
+from nardy.vision.scene import Scene
 
 SIZE = (960, 540)
 
@@ -61,17 +58,3 @@ def test_hand_set_is_seeded_and_has_a_hand_on_the_board() -> None:
     for _, hands in a:
         (hand,) = hands
         assert 0.0 <= hand.x <= 1.0 and 0.0 <= hand.y <= 0.8
-
-
-@pytest.mark.parametrize("index", [26, 81])
-def test_a_stack_made_lighter_by_the_lamp_is_not_a_hand(detector: Detector, index: int) -> None:
-    """Nothing over the board: a stack that the light makes much lighter than the rest of its colour
-    (hue unchanged) used to be taken for a hand's fingers, and the frame was called not settled."""
-    sample = synthetic_sample(1, index)
-    obs = Recognizer(RecognizerConfig(), sample.corners, detector=detector).read(sample.image)
-    assert obs.settled, obs.unsettled
-    assert obs.layout() == sample.layout
-    # with lightness weighed like hue, the same frame is called not settled
-    weighed = replace(RecognizerConfig().colour, outlier_lightness=1.0)
-    config = replace(RecognizerConfig(), colour=weighed)
-    assert not Recognizer(config, sample.corners, detector=detector).read(sample.image).settled
