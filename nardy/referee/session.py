@@ -342,9 +342,10 @@ class Referee:
                 # for): the throw is out of turn
                 self._out_of_turn(turn, roll, source)
                 return
-            if still and self._finish_on_throw(turn):
+            if (still or self._calm()) and self._finish_on_throw(turn):
                 # the board stood changed but never clearly enough to decide on (something lay
-                # over a point the play touched): the throw says the play is over
+                # over a point the play touched, or the camera's reading of a point flickered
+                # between two meanings): the throw says the play is over
                 if self.phase == "playing":
                     self._start_turn(turn.mover.other, roll, source)
                 return
@@ -368,6 +369,16 @@ class Referee:
             self._settler.reset()
             return
         self._alert(ev.UNFINISHED_PLAY, "warning", text)
+
+    def _calm(self) -> bool:
+        """Whether nothing has moved over the board for ``settle_seconds``, though what it
+        means may not have held that long."""
+        since = self._settler.calm_since
+        return (
+            self._settler.disturbed_since is None
+            and since is not None
+            and self.clock() - since >= self.config.settle_seconds
+        )
 
     def _shows_unchanged(self, turn: Turn, reading: BoardReading) -> bool:
         """Whether ``reading`` shows the board as it was before ``turn``'s throw."""
@@ -551,10 +562,12 @@ class Referee:
             return
         self._settler.reset()
         if assess and self.last_reading is not None and self._settler.disturbed_since is None:
-            # the board is still: what it shows counts at once for the new throw
+            # the board is still: what it shows counts at once for the new throw, unless it says
+            # something is wrong, which must hold ``alarm_settle_seconds`` as ever
             key, action = self._assess(self.last_reading)
-            self._settler.mark(key)
-            action()
+            if not (isinstance(key, tuple) and key and key[0] == "alarm"):
+                self._settler.mark(key)
+                action()
 
     def _commit(self, after: Position | None = None) -> None:
         turn = self.turn

@@ -29,6 +29,9 @@ class Settler:
         self._reported: Hashable | None = None
         self.disturbed_since: float | None = None
         """When the board last stopped being settled (None while it is settled)."""
+        self.calm_since: float | None = None
+        """When the board was last seen with nothing moving over it after a disturbance (None
+        while it is disturbed, and before the first frame): what it means may still flicker."""
         self.where: tuple[str, ...] = ()
         self.stable: Hashable | None = None
         """The last key that settled, while the board still shows it (None after any change)."""
@@ -42,6 +45,7 @@ class Settler:
         if key is None:
             if self.disturbed_since is None:
                 self.disturbed_since = t
+            self.calm_since = None
             self.where = where
             if t - self.disturbed_since >= self.config.flicker_seconds:
                 self._key = None
@@ -50,6 +54,8 @@ class Settler:
                 self.stable = None
             return False
         self.disturbed_since = None
+        if self.calm_since is None:
+            self.calm_since = t
         self.where = ()
         if key != self._key:
             self._key = key

@@ -471,6 +471,50 @@ def test_the_opponents_throw_says_a_play_that_looked_half_done_was_finished(tabl
     assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK
 
 
+def test_a_throw_over_a_calm_board_whose_reading_flickers_ends_the_play(table: Make) -> None:
+    """No hand is over the board, but the camera's reading of one point flips from frame to frame
+    between the finished play and a doubtful board, so no meaning holds long enough to settle:
+    the opponent's throw still says the play is over, and the play that fits is recorded."""
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    after = start.apply("24/13")
+    clear = BoardReading.certain(after)
+    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in after.points]
+    # now and then the camera cannot tell 24/13 from 24/18 13/8 (glare over points 18, 13, 8)
+    points[17] = {0: 0.5, 1: 0.5}
+    points[12] = {6: 0.5, 4: 0.5}
+    points[7] = {3: 0.5, 4: 0.5}
+    doubtful = BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None)
+    for _ in range(5):
+        t.see(clear, frames=1)
+        t.see(doubtful, frames=1)
+    t.see(clear, frames=1)
+    assert t.ref.turn is not None and t.ref.turn.status == "waiting" and not t.ref.moves
+    t.roll(4, 2)
+    assert [m.play.text() for m in t.ref.moves] == ["24/13"]
+    assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK and not t.ref.turn.queued
+
+
+def test_a_wrong_board_as_the_throw_starts_a_turn_must_hold_before_the_alarm(table: Make) -> None:
+    """The board already looks wrong for the throw the moment it comes (a checker moved before
+    it): that alarm needs ``alarm_settle_seconds`` of the same board, as any other."""
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    after = start.apply("24/13")
+    t.show(after)
+    assert [m for m in t.ref.moves] == [] and t.ref.turn is not None and t.ref.turn.status == "played"
+    wrong = after.with_turn(Color.BLACK).apply("6/4")  # black moves two pips, then throws 3-1
+    t.see(BoardReading.certain(wrong), frames=3)
+    t.roll(3, 1)
+    assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK and ILLEGAL_PLAY not in t.alerts()
+    t.see(BoardReading.certain(wrong), frames=10)
+    assert ILLEGAL_PLAY in t.alerts() and t.ref.turn.status == "illegal"
+
+
 def _torn_between_24_13_and_24_18_13_8(t: Table, lean: float) -> None:
     """White throws 6-5 at the start and the camera cannot tell 24/13 from 24/18 13/8: it gives
     ``lean`` to the first at each of the three points where they differ, and is sure of the rest."""
