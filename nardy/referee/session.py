@@ -769,9 +769,9 @@ class Referee:
                 # no offence, and the board is not clearly unlike the two plays
                 options = f"{turn.mover}'s {turn.roll} and {turn.mover.other}'s {turn.queued[0]}"
                 text = f"please look: the board does not clearly show {options}"
-                return ("two-plays?", turn.mover, reading.most_likely()[0]), lambda: self._alert(
-                    ev.LOOK, "info", text
-                )
+                # what must hold is where the board differs, not how each frame reads it there
+                places = _changed_places(turn.before, chosen.position)
+                return _Wrong((turn.mover, "two-plays?"), places), lambda: self._alert(ev.LOOK, "info", text)
         if chosen.kind in ("unsure", "partial") and turn.queued is None:
             ending = self._ending(turn, reading)
             if ending is not None:

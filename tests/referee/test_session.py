@@ -951,6 +951,21 @@ def test_a_board_near_both_plays_after_the_opponents_throw_asks_for_a_look_not_a
     assert all("uncertain" in m.flags for m in t.ref.moves) and CHECK in t.alerts()
 
 
+def test_a_board_near_both_plays_read_differently_from_frame_to_frame_still_asks_for_a_look(
+    table: Make,
+) -> None:
+    t = table("short")
+    white = _black_throws_over_whites_hand(t)
+    both = white.with_turn(Color.BLACK).apply("8/5 6/5")
+    # each frame, one of black's checkers is seen a point short of where it stands, now one and
+    # now the other: no two frames read the same board, but every one is near both plays
+    frames = [both.with_turn(Color.BLACK).apply(m) for m in ("5/4", "8/7")]
+    for i in range(8):
+        t.see(BoardReading.certain(frames[i % 2], 0.9), frames=1)
+    assert ILLEGAL_PLAY not in t.alerts() and "illegal" not in t.kinds()
+    assert LOOK in t.alerts() and "does not clearly show" in t.ref.alerts[LOOK].text
+
+
 def test_checkers_missing_after_the_opponents_throw_are_still_a_count_alert(table: Make) -> None:
     from nardy.referee.events import COUNT_CHANGED
     from nardy.referee.reading import BoardReading
