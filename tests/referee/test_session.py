@@ -506,7 +506,7 @@ def test_a_wrong_board_as_the_throw_starts_a_turn_must_hold_before_the_alarm(tab
     t.roll(6, 5)
     after = start.apply("24/13")
     t.show(after)
-    assert [m for m in t.ref.moves] == [] and t.ref.turn is not None and t.ref.turn.status == "played"
+    assert not t.ref.moves and t.ref.turn is not None and t.ref.turn.status == "played"
     wrong = after.with_turn(Color.BLACK).apply("6/4")  # black moves two pips, then throws 3-1
     t.see(BoardReading.certain(wrong), frames=3)
     t.roll(3, 1)
