@@ -30,8 +30,8 @@ class Settler:
         self.disturbed_since: float | None = None
         """When the board last stopped being settled (None while it is settled)."""
         self.calm_since: float | None = None
-        """When the board was last seen with nothing moving over it after a disturbance (None
-        while it is disturbed, and before the first frame): what it means may still flicker."""
+        """Since when nothing has been seen moving over the board (None while something is, and
+        before the first frame); what the board means may still have flickered since."""
         self.where: tuple[str, ...] = ()
         self.stable: Hashable | None = None
         """The last key that settled, while the board still shows it (None after any change)."""
