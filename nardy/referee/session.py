@@ -565,7 +565,7 @@ class Referee:
             # the board is still: what it shows counts at once for the new throw, unless it says
             # something is wrong, which must hold ``alarm_settle_seconds`` as ever
             key, action = self._assess(self.last_reading)
-            if not (isinstance(key, tuple) and key and key[0] == "alarm"):
+            if not _is_alarm(key):
                 self._settler.mark(key)
                 action()
 
@@ -615,7 +615,7 @@ class Referee:
                 self.last_reading = reading
                 key, action = self._assess(reading)
                 hold = None
-                if isinstance(key, tuple) and key and key[0] == "alarm":
+                if _is_alarm(key):
                     hold = self.config.alarm_settle_seconds
                 elif isinstance(key, _Ending) and not key.clear:
                     hold = self.config.ending_settle_seconds
@@ -805,7 +805,7 @@ class Referee:
                 return
             if opener is not None:
                 self._switch_opener(turn)
-            wrong = isinstance(key, tuple) and key[0] == "alarm"
+            wrong = _is_alarm(key)
             self._apply(turn, self._offence(chosen) if wrong else chosen)
 
         return key, act
@@ -1406,6 +1406,12 @@ def _changed_places(before: Position, seen: Position | None) -> tuple[object, ..
     if (seen.off_white, seen.off_black) != (before.off_white, before.off_black):
         places.append("off")
     return tuple(places)
+
+
+def _is_alarm(key: Hashable) -> bool:
+    """Whether a settling key says something is wrong (see ``_Wrong``): it must hold
+    ``alarm_settle_seconds``."""
+    return isinstance(key, tuple) and bool(key) and key[0] == "alarm"
 
 
 def _names_any(verdict: Verdict | None, points: frozenset[int]) -> bool:

@@ -479,14 +479,9 @@ def test_a_throw_over_a_calm_board_whose_reading_flickers_ends_the_play(table: M
     start = Position.initial("short")
     t.show(start)
     t.roll(6, 5)
-    after = start.apply("24/13")
-    clear = BoardReading.certain(after)
-    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in after.points]
+    clear = BoardReading.certain(start.apply("24/13"))
     # now and then the camera cannot tell 24/13 from 24/18 13/8 (glare over points 18, 13, 8)
-    points[17] = {0: 0.5, 1: 0.5}
-    points[12] = {6: 0.5, 4: 0.5}
-    points[7] = {3: 0.5, 4: 0.5}
-    doubtful = BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None)
+    doubtful = _reading_torn_between_24_13_and_24_18_13_8(0.5)
     for _ in range(5):
         t.see(clear, frames=1)
         t.see(doubtful, frames=1)
@@ -515,19 +510,22 @@ def test_a_wrong_board_as_the_throw_starts_a_turn_must_hold_before_the_alarm(tab
     assert ILLEGAL_PLAY in t.alerts() and t.ref.turn.status == "illegal"
 
 
-def _torn_between_24_13_and_24_18_13_8(t: Table, lean: float) -> None:
-    """White throws 6-5 at the start and the camera cannot tell 24/13 from 24/18 13/8: it gives
+def _reading_torn_between_24_13_and_24_18_13_8(lean: float) -> BoardReading:
+    """After white's 6-5 from the start, a camera that cannot tell 24/13 from 24/18 13/8: it gives
     ``lean`` to the first at each of the three points where they differ, and is sure of the rest."""
-    from nardy.referee.reading import BoardReading
-
-    start = Position.initial("short")
-    t.show(start)
-    t.roll(6, 5)
-    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in start.apply("24/13").points]
+    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in Position.initial("short").apply("24/13").points]
     points[17] = {0: lean, 1: 1 - lean}  # point 18: empty (24/13) or a checker stopped (24/18)
     points[12] = {6: lean, 4: 1 - lean}  # point 13: one more, or one gone on to 8
     points[7] = {3: lean, 4: 1 - lean}  # point 8
-    t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None))
+    return BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None)
+
+
+def _torn_between_24_13_and_24_18_13_8(t: Table, lean: float) -> None:
+    """White throws 6-5 at the start and the camera cannot tell 24/13 from 24/18 13/8 (see
+    ``_reading_torn_between_24_13_and_24_18_13_8``)."""
+    t.show(Position.initial("short"))
+    t.roll(6, 5)
+    t.see(_reading_torn_between_24_13_and_24_18_13_8(lean))
 
 
 def test_a_doubtful_play_is_re_read_when_the_next_board_shows_another(table: Make) -> None:
