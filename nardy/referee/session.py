@@ -167,6 +167,10 @@ class Referee:
         """The decisions of the frames behind the wrong board now settling (see ``_offence``)."""
         self._run_since: float | None = None
         self._setup_ok = True
+        self._unconfirmed: tuple[int, Position, dict[int, int]] | None = None
+        """For the last play recorded unconfirmed on the opponent's throw (see ``_finish_on_throw``):
+        its number, the position it left, and the points where the board then read otherwise, with
+        the count read there (see ``_doubted``)."""
         self.start_match(info or MatchInfo())
 
     # ================================================================== match and game
@@ -405,6 +409,9 @@ class Referee:
         turn.after = after
         if not settled_by_throw:
             turn.flags.add("uncertain")
+            shown = reading.most_likely()[0]
+            unlike = {i + 1: n for i, n in enumerate(shown) if n != after.points[i]}
+            self._unconfirmed = (len(self.moves) + 1, after, unlike)
         margin = min(found.over_other, found.over_unfinished + cfg.finished_prior)
         self._emit_play(turn, play, after, margin if settled_by_throw else None)
         result = self.variant.result(after, self.cube.value)
@@ -780,6 +787,7 @@ class Referee:
             revised = self._revise_last(turn, reading)
             if revised is not None:
                 return revised
+            chosen = self._past_doubt(turn, reading, chosen, judging)
         board = None if chosen.position is None else _board_key(chosen.position)
         key: Hashable = (turn.mover, turn.roll, chosen.kind, board, chosen.alternatives)
         if (
@@ -972,6 +980,45 @@ class Referee:
             self._apply(turn, then)
 
         return key, act
+
+    def _doubted(self, turn: Turn, reading: BoardReading) -> frozenset[int]:
+        """The points where the board already read otherwise when the play before ``turn`` was
+        recorded unconfirmed (on ``turn``'s throw), and still reads the same: ``turn``'s mover
+        did not make them so."""
+        if self._unconfirmed is None or not self.moves:
+            return frozenset()
+        number, after, unlike = self._unconfirmed
+        prev = self.moves[-1]
+        if (
+            prev.number != number
+            or "uncertain" not in prev.flags
+            or not prev.after.same_board(after)
+            or not after.same_board(turn.before)
+        ):
+            return frozenset()
+        shown = reading.most_likely()[0]
+        return frozenset(p for p, n in unlike.items() if shown[p - 1] == n)
+
+    def _past_doubt(
+        self, turn: Turn, reading: BoardReading, chosen: Decision, judging: RefereeConfig
+    ) -> Decision:
+        """A board wrong for ``turn`` only at points that read the same way when the play before
+        was recorded unconfirmed: the board was like that before this mover threw, so it is no
+        offence of theirs. The play is judged by the other points (an offence they show still
+        stands); the note to check the play before was given when it was recorded."""
+        doubted = self._doubted(turn, reading)
+        if not _names_any(chosen.verdict, doubted):
+            return chosen
+        others = decode(
+            self.variant,
+            turn.before,
+            turn.roll,
+            turn.first_turn,
+            reading.unread(doubted | reading.suspect),
+            judging,
+            self.bias,
+        )
+        return chosen if others.kind in _ALARMS else others
 
     def _switch_opener(self, turn: Turn) -> None:
         """The opening throw's dice were the other way round: the other side moved first."""

@@ -462,6 +462,54 @@ def test_the_opponents_throw_settles_a_play_the_camera_could_not_tell_apart(tabl
     assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK
 
 
+def _misread_white_6_and_8(position: Position, sure: float, torn: bool = False) -> BoardReading:
+    """``position``, except that a checker of white's 6-point is read on white's 8-point with
+    probability ``sure``; ``torn``: also whether white's 24/13 stopped on 18 (as in
+    ``_half_seen_24_13``)."""
+    points: list[dict[int, float]] = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in position.points]
+    six, eight = position.points[5], position.points[7]
+    points[5] = {six - 1: sure, six: 1 - sure}
+    points[7] = {eight + 1: sure, eight: 1 - sure}
+    if torn:
+        points[17] = {0: 0.5, 1: 0.5}
+        points[12] = {position.points[12]: 0.5, position.points[12] - 1: 0.5}
+    return BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None)
+
+
+def test_a_misreading_already_there_when_a_play_was_recorded_unconfirmed_is_not_the_next_movers_offence(
+    table: Make,
+) -> None:
+    """The camera reads a checker of white's 6-point on the 8-point. White's 24/13 is recorded
+    only on black's throw, with a note to check. Black then plays legally while the camera, now
+    sure of it, goes on reading that checker on the 8-point: that is no offence of black's."""
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    white = start.apply("24/13")
+    t.see(_misread_white_6_and_8(white, 0.8, torn=True))
+    t.roll(4, 2)
+    assert [m.play.text() for m in t.ref.moves] == ["24/13"] and "uncertain" in t.ref.moves[0].flags
+    assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK
+    black = t.ref.turn.before.apply("8/4 6/4")
+    reading = _misread_white_6_and_8(black, 0.999)
+    # on its own the board is confidently illegal: white's checkers moved on black's turn
+    wrong = decode(t.ref.variant, t.ref.turn.before, Roll(4, 2), True, reading, t.ref.config)
+    assert wrong.kind == "illegal" and wrong.verdict is not None and set(wrong.verdict.points) == {6, 8}
+    t.see(reading, frames=20)
+    assert ILLEGAL_PLAY not in t.alerts() and LOOK not in t.alerts()
+    assert t.ref.turn.status == "played" and t.ref.turn.play is not None
+    assert t.ref.turn.play.text() == "8/4 6/4"
+    # a checker of white's read anywhere else is still black's offence
+    elsewhere = t.ref.turn.before.apply("8/4 6/4")
+    points = [{n: 0.999, n + 1: 0.0005, n - 1: 0.0005} for n in elsewhere.points]
+    thirteen = elsewhere.points[12]
+    points[12] = {thirteen - 1: 0.999, thirteen: 0.001}  # a checker of white's 13-point ...
+    points[10] = {1: 0.999, 0: 0.001}  # ... read on the 11-point
+    t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None), frames=20)
+    assert ILLEGAL_PLAY in t.alerts() and "white's checkers moved" in t.ref.alerts[ILLEGAL_PLAY].text
+
+
 def test_the_opponents_throw_says_a_play_that_looked_half_done_was_finished(table: Make) -> None:
     t = table("short")
     _half_seen_24_13(t, gone=0.8)  # the camera leans to "gone on", but not by enough alone
