@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks._table import table, write
+from nardy.calibration.colours import ColourConfig, learn_from_start
 from nardy.calibration.orientation import CORNERS, Orientation
 from nardy.referee.events import Event, EventBus
 from nardy.referee.live import FrameReader, VideoClock
@@ -70,7 +71,12 @@ def named_where(script: TableScript, illegal_events: Sequence[Event]) -> int:
     return named
 
 
-def run_game(variant: str, seed: int, size: tuple[int, int], illegal_rate: float) -> dict[str, Any]:
+def run_game(
+    variant: str, seed: int, size: tuple[int, int], illegal_rate: float, learned_colours: bool = False
+) -> dict[str, Any]:
+    """One scripted game through vision and the referee. ``learned_colours``: the recognizer is
+    given the checker colours learned from a still frame of the start position, as ``nardy
+    calibrate board`` stores them in a profile (else the colours come from each frame)."""
     rng = np.random.default_rng(seed)
     scene = Scene.random(rng, size=size)
     orientation = Orientation(
@@ -79,7 +85,13 @@ def run_game(variant: str, seed: int, size: tuple[int, int], illegal_rate: float
     script = script_games(variant, scene, orientation, seed=seed, config=SimConfig(illegal_rate=illegal_rate))
     clock = VideoClock()
     referee = Referee(MatchInfo(variant=variant), bus=EventBus(clock), clock=clock)
-    reader = FrameReader(Recognizer(RecognizerConfig(), scene.corners()), orientation, variant)
+    colours = None
+    if learned_colours:
+        still = scene.render(orientation.from_position(Position.initial(variant))).image
+        learned = learn_from_start(ColourConfig(), still, scene.corners(), variant)
+        colours = learned.colours.prototypes()
+    recognizer = Recognizer(RecognizerConfig(), scene.corners(), colours=colours)
+    reader = FrameReader(recognizer, orientation, variant)
     dice = list(script.dice)
     busy = 0.0
     for frame in script.frames:
@@ -227,6 +239,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--illegal-rate", type=float, default=0.05)
     parser.add_argument(
+        "--learned-colours",
+        action="store_true",
+        help="give the recognizer the checker colours learned from a still start position, as a "
+        "calibrated profile does (results in referee_e2e_learned.json)",
+    )
+    parser.add_argument(
         "--merge",
         nargs="+",
         metavar="JSON",
@@ -251,7 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     games = []
     for i in range(args.games):
         variant = "short" if i % 2 == 0 else "long"
-        result = run_game(variant, args.seed + i, (w, h), args.illegal_rate)
+        result = run_game(variant, args.seed + i, (w, h), args.illegal_rate, args.learned_colours)
         games.append(result)
         print(
             f"game {i + 1}: {variant} seed {result['seed']}: "
@@ -268,7 +286,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"\n{args.size}, one thread, seeds {args.seed}..{args.seed + args.games - 1}, "
         f"illegal rate {args.illegal_rate}, recording at {SimConfig().fps:g} fps"
     )
-    print(f"wrote {write('referee_e2e', {'args': vars(args), 'rows': rows, 'games': games})}")
+    name = "referee_e2e_learned" if args.learned_colours else "referee_e2e"
+    print(f"wrote {write(name, {'args': vars(args), 'rows': rows, 'games': games})}")
     return 0
 
 
