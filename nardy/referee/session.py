@@ -386,7 +386,7 @@ class Referee:
 
     def _shows_unchanged(self, turn: Turn, reading: BoardReading) -> bool:
         """Whether ``reading`` shows the board as it was before ``turn``'s throw."""
-        shown = decode(self.variant, turn.before, turn.roll, turn.first_turn, reading, self.config, self.bias)
+        shown = self._decode(turn, reading, self.config)
         return shown.kind == "unchanged"
 
     def _finish_on_throw(self, turn: Turn) -> bool:
@@ -716,7 +716,7 @@ class Referee:
             still: Hashable = ("alarm", ("still", seen)) if changed else ("still", None)
             return still, lambda: self._check_unchanged(reading, changed)
         judging = self._judging(turn)
-        decision = decode(self.variant, turn.before, turn.roll, turn.first_turn, reading, judging, self.bias)
+        decision = self._decode(turn, reading, judging)
         opener: Decision | None = None
         if turn.first_turn and not self.moves and decision.kind in ("illegal", "unreadable", "count"):
             other = turn.before.with_turn(turn.mover.other)
@@ -727,15 +727,7 @@ class Referee:
         if chosen.kind in _ALARMS and reading.suspect:
             # something lay over some points (a hand, a die): raise the alarm only if it holds
             # without them; otherwise wait for a clear view
-            clear_view = decode(
-                self.variant,
-                turn.before,
-                turn.roll,
-                turn.first_turn,
-                reading.without_suspects(),
-                judging,
-                self.bias,
-            )
+            clear_view = self._decode(turn, reading.without_suspects(), judging)
             if clear_view.kind not in _ALARMS:
                 return ("suspect", turn.mover, turn.roll, reading.most_likely()[0]), lambda: None
             if (
@@ -750,15 +742,7 @@ class Referee:
         if chosen.kind in _ALARMS and _names_any(chosen.verdict, self.misread):
             # the reason came from a point the camera has long read wrong (glare): give the
             # reason the other points give, when they too say the play is illegal
-            others = decode(
-                self.variant,
-                turn.before,
-                turn.roll,
-                turn.first_turn,
-                reading.unread(self.misread | reading.suspect),
-                judging,
-                self.bias,
-            )
+            others = self._decode(turn, reading.unread(self.misread | reading.suspect), judging)
             if (
                 others.verdict is not None
                 and not others.verdict.legal
@@ -981,6 +965,10 @@ class Referee:
 
         return key, act
 
+    def _decode(self, turn: Turn, reading: BoardReading, config: RefereeConfig) -> Decision:
+        """What ``reading`` means for ``turn`` (see ``decode``), judged with ``config``."""
+        return decode(self.variant, turn.before, turn.roll, turn.first_turn, reading, config, self.bias)
+
     def _doubted(self, turn: Turn, reading: BoardReading) -> frozenset[int]:
         """The points where the board already read otherwise when the play before ``turn`` was
         recorded unconfirmed (on ``turn``'s throw), and still reads the same: ``turn``'s mover
@@ -1009,15 +997,7 @@ class Referee:
         doubted = self._doubted(turn, reading)
         if not _names_any(chosen.verdict, doubted):
             return chosen
-        others = decode(
-            self.variant,
-            turn.before,
-            turn.roll,
-            turn.first_turn,
-            reading.unread(doubted | reading.suspect),
-            judging,
-            self.bias,
-        )
+        others = self._decode(turn, reading.unread(doubted | reading.suspect), judging)
         return chosen if others.kind in _ALARMS else others
 
     def _switch_opener(self, turn: Turn) -> None:
