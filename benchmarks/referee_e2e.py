@@ -87,7 +87,10 @@ def run_game(
     referee = Referee(MatchInfo(variant=variant), bus=EventBus(clock), clock=clock)
     colours = None
     if learned_colours:
-        still = scene.render(orientation.from_position(Position.initial(variant))).image
+        # drawn with noise of its own, so the game's frames are the very frames of a run without it
+        still = scene.render(
+            orientation.from_position(Position.initial(variant)), rng=np.random.default_rng([seed, 4])
+        ).image
         learned = learn_from_start(ColourConfig(), still, scene.corners(), variant)
         colours = learned.colours.prototypes()
     recognizer = Recognizer(RecognizerConfig(), scene.corners(), colours=colours)

@@ -256,10 +256,13 @@ class Scene:
         rng: np.random.Generator | None = None,
     ) -> Sample:
         """Draw ``layout`` and the extras; ``rng`` drives per-frame noise (default: the scene's seed and
-        a frame counter, so a scene renders the same video every time). Checker positions depend only
-        on the scene's seed and the layout, so an unchanged stack stays put from frame to frame."""
-        self._frame += 1
-        rng = rng or np.random.default_rng([self.seed, 2, self._frame])
+        a frame counter, so a scene renders the same video every time; a frame drawn with its own
+        ``rng`` does not move the counter, so it leaves that video as it was). Checker positions
+        depend only on the scene's seed and the layout, so an unchanged stack stays put from frame to
+        frame."""
+        if rng is None:
+            self._frame += 1
+            rng = np.random.default_rng([self.seed, 2, self._frame])
         geometry, cam = self.geometry, self.camera
         placed, off = place_layout(
             layout, geometry, np.random.default_rng([self.seed, 3]), stacking or self.stacking

@@ -16,6 +16,18 @@ def test_scene_renders_deterministically_with_corners_inside_the_frame() -> None
     assert sa.settled
 
 
+def test_a_frame_drawn_with_its_own_noise_leaves_the_scenes_video_as_it_was() -> None:
+    # a calibration still taken before a game must not change the frames of the game after it
+    a = Scene.random(np.random.default_rng(5), size=(320, 180))
+    b = Scene.random(np.random.default_rng(5), size=(320, 180))
+    start = BoardLayout.short_start()
+    b.render(start, rng=np.random.default_rng(3))
+    for _ in range(2):
+        assert np.array_equal(a.render(start).image, b.render(start).image)
+    # ... while frames drawn with the scene's own noise differ from one to the next
+    assert not np.array_equal(a.render(start).image, a.render(start).image)
+
+
 def test_checkers_change_the_picture_where_they_lie() -> None:
     scene = Scene.random(np.random.default_rng(8), size=(480, 270), tilt=(0.0, 0.0))
     empty = scene.render(BoardLayout.empty(), rng=np.random.default_rng(0)).image.astype(float)
