@@ -18,7 +18,9 @@ as caught) -- and frames per second
 of vision + referee (rendering excluded) against the recording's own rate.
 
 Run: ``python -m benchmarks.referee_e2e [--games 4] [--seed 1] [--size 1280x720]``; halves of a set run on
-two cores are put together with ``--merge A.json B.json``.
+two cores are put together with ``--merge A.json B.json``. ``--draw N`` (N > 0) plays the same games
+with another draw of the frames' noise (sensor noise, blur, JPEG, glare jitter, where each checker
+lies on its point): a game that goes wrong on one draw only was decided by a few frames.
 """
 
 from __future__ import annotations
@@ -72,11 +74,17 @@ def named_where(script: TableScript, illegal_events: Sequence[Event]) -> int:
 
 
 def run_game(
-    variant: str, seed: int, size: tuple[int, int], illegal_rate: float, learned_colours: bool = False
+    variant: str,
+    seed: int,
+    size: tuple[int, int],
+    illegal_rate: float,
+    learned_colours: bool = False,
+    draw: int = 0,
 ) -> dict[str, Any]:
     """One scripted game through vision and the referee. ``learned_colours``: the recognizer is
     given the checker colours learned from a still frame of the start position, as ``nardy
-    calibrate board`` stores them in a profile (else the colours come from each frame)."""
+    calibrate board`` stores them in a profile (else the colours come from each frame). ``draw``:
+    which draw of the frames' noise (0: the scene's own)."""
     rng = np.random.default_rng(seed)
     scene = Scene.random(rng, size=size)
     orientation = Orientation(
@@ -97,9 +105,10 @@ def run_game(
     reader = FrameReader(recognizer, orientation, variant)
     dice = list(script.dice)
     busy = 0.0
-    for frame in script.frames:
+    for k, frame in enumerate(script.frames):
         layout = orientation.from_position(frame.position)
-        image = scene.render(layout, dice=frame.dice, hands=frame.hands, loose=frame.loose).image
+        noise = np.random.default_rng([seed, 5, draw, k]) if draw else None
+        image = scene.render(layout, dice=frame.dice, hands=frame.hands, loose=frame.loose, rng=noise).image
         t0 = time.perf_counter()
         while dice and dice[0]["t"] <= frame.t:
             clock.t = dice[0]["t"]
@@ -233,6 +242,11 @@ def summary_table(rows: Sequence[dict[str, Any]]) -> str:
     )
 
 
+def _name(learned_colours: bool, draw: int) -> str:
+    """The result file's name for a run with these options."""
+    return "referee_e2e" + ("_learned" if learned_colours else "") + (f"_draw{draw}" if draw else "")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -246,6 +260,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="give the recognizer the checker colours learned from a still start position, as a "
         "calibrated profile does (results in referee_e2e_learned.json)",
+    )
+    parser.add_argument(
+        "--draw",
+        type=int,
+        default=0,
+        help="another draw of the frames' noise for the same games (0: the scenes' own; results in "
+        "referee_e2e[_learned]_drawN.json)",
     )
     parser.add_argument(
         "--merge",
@@ -263,7 +284,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         seeds = sorted(g["seed"] for g in games)
         print(f"\n{len(games)} games from {len(runs)} runs, seeds {', '.join(map(str, seeds))}")
         merged = {"args": {"merged": [run.get("args") for run in runs]}, "rows": rows, "games": games}
-        print(f"wrote {write('referee_e2e', merged)}")
+        first = runs[0].get("args") or {}
+        name = _name(bool(first.get("learned_colours")), int(first.get("draw") or 0))
+        print(f"wrote {write(name, merged)}")
         return 0
     w, h = (int(v) for v in args.size.lower().split("x"))
     import cv2
@@ -272,7 +295,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     games = []
     for i in range(args.games):
         variant = "short" if i % 2 == 0 else "long"
-        result = run_game(variant, args.seed + i, (w, h), args.illegal_rate, args.learned_colours)
+        result = run_game(variant, args.seed + i, (w, h), args.illegal_rate, args.learned_colours, args.draw)
         games.append(result)
         print(
             f"game {i + 1}: {variant} seed {result['seed']}: "
@@ -288,8 +311,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"\n{args.size}, one thread, seeds {args.seed}..{args.seed + args.games - 1}, "
         f"illegal rate {args.illegal_rate}, recording at {SimConfig().fps:g} fps"
+        + (f", noise draw {args.draw}" if args.draw else "")
     )
-    name = "referee_e2e_learned" if args.learned_colours else "referee_e2e"
+    name = _name(args.learned_colours, args.draw)
     print(f"wrote {write(name, {'args': vars(args), 'rows': rows, 'games': games})}")
     return 0
 
