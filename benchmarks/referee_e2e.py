@@ -19,8 +19,9 @@ of vision + referee (rendering excluded) against the recording's own rate.
 
 Run: ``python -m benchmarks.referee_e2e [--games 4] [--seed 1] [--size 1280x720]``; halves of a set run on
 two cores are put together with ``--merge A.json B.json``. ``--draw N`` (N > 0) plays the same games
-with another draw of the frames' noise (sensor noise, blur, JPEG, glare jitter, where each checker
-lies on its point): a game that goes wrong on one draw only was decided by a few frames.
+with another draw of each frame's sensor noise (and motion blur's direction, where the scene has
+motion blur); the board, the light and where each checker lies stay the same. A game that goes
+wrong on one draw only was decided by the noise on a few frames.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def run_game(
     """One scripted game through vision and the referee. ``learned_colours``: the recognizer is
     given the checker colours learned from a still frame of the start position, as ``nardy
     calibrate board`` stores them in a profile (else the colours come from each frame). ``draw``:
-    which draw of the frames' noise (0: the scene's own)."""
+    which draw of each frame's sensor noise (0: the scene's own)."""
     rng = np.random.default_rng(seed)
     scene = Scene.random(rng, size=size)
     orientation = Orientation(
@@ -265,7 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--draw",
         type=int,
         default=0,
-        help="another draw of the frames' noise for the same games (0: the scenes' own; results in "
+        help="another draw of each frame's sensor noise for the same games (0: the scenes' own; results in "
         "referee_e2e[_learned]_drawN.json)",
     )
     parser.add_argument(
