@@ -238,6 +238,11 @@ class SettleConfig:
     """(The most the look's chroma may grow by, a factor: noise on a pale look.)"""
     glare_white: float = 235.0
     """(Lab lightness from which a colour is near white, its hue no longer telling.)"""
+    glare_clip: float = 250.0
+    """(An 8-bit colour channel from which the camera clips: a lit colour's hue no longer telling,
+    but the channels that do not clip are still the look's own, each made lighter by one factor ...)"""
+    glare_ratio: float = 0.3
+    """(... within this share: noise on a dark channel.)"""
     glare_tail: float = 0.9
     """... and a lamp's reflection fades out rather than ending at an edge: this share of the
     board just outside the patch (``glare_ring`` wide) is still lighter than its look ..."""

@@ -40,7 +40,7 @@ from nardy.vision.layout import CHECKERS_PER_SIDE
 from nardy.vision.masks import BoardMasks, board_masks
 from nardy.vision.observation import CountReading, Observation, PointReading
 from nardy.vision.rectify import Intrinsics, RectifyMaps, rectify, rectify_maps
-from nardy.vision.settle import Unsettled, unsettled_places
+from nardy.vision.settle import Unsettled, under_reflection, unsettled_places
 from nardy.vision.stats import median, window_means
 from nardy.vision.tray import TrayView, off_counts, read_tray, row_light, tray_view
 
@@ -213,7 +213,7 @@ class Recognizer:
             )
 
         def colour() -> tuple[
-            F64, F64, list[int], list[Line], list[NDArray[np.bool_]], NDArray[np.bool_], Groups
+            F64, F64, list[int], list[int], list[Line], list[NDArray[np.bool_]], NDArray[np.bool_], Groups
         ]:
             k = max(3, int(round(self.diameter_px * 0.4)) | 1)
             h, w = ev.lab.shape[:2]
@@ -323,6 +323,14 @@ class Recognizer:
                         lines[i] = Line(q / q.sum(), lines[i].centres, lines[i].scores)
             # a stranger now more likely nothing than checkers is a point's base, not a hand
             strange = [i for i in strange if lines[i].probabilities[0] < 0.5]
+            # ... and one in a lamp's reflection is a checker lit up (dark made light, light whiter)
+            counted = [c for line in lines for c in line.centres]
+            lit = [
+                i
+                for i in strange
+                if under_reflection(cfg.settle, masks, ev, lines[i].centres, counted, d / 2)
+            ]
+            strange = [i for i in strange if i not in lit]
             # which counted discs look like checkers at all (the others explain nothing to settle)
             limit_spreads = cfg.settle.checker_spreads
             if groups_found is None:
@@ -333,9 +341,9 @@ class Recognizer:
                 far = group_distance(cfg.colour, groups_found, np.array(samples).reshape(-1, 3))
                 alike = [np.full(len(c), f <= limit_spreads) for c, f in zip(disc_colours, far, strict=True)]
                 bar_alike = group_distance(cfg.colour, groups_found, bar_cols) <= limit_spreads
-            return p_lines, p_bar_all, strange, lines, alike, bar_alike, groups_found
+            return p_lines, p_bar_all, strange, lit, lines, alike, bar_alike, groups_found
 
-        p_lines, p_bar, strange, checked, alike, bar_alike, groups = _timed(timings, "colour", colour)
+        p_lines, p_bar, strange, lit, checked, alike, bar_alike, groups = _timed(timings, "colour", colour)
         tops, bottoms = checked[:POINTS_PER_ROW], checked[POINTS_PER_ROW:]
 
         def tray() -> CountReading | None:
@@ -381,8 +389,12 @@ class Recognizer:
 
         found = _timed(timings, "settle", settle)
         unsettled = found.places
-        odd = tuple(f"top[{i}]" if i < POINTS_PER_ROW else f"bottom[{i - POINTS_PER_ROW}]" for i in strange)
-        unsettled = tuple(dict.fromkeys(unsettled + odd))
+
+        def name(i: int) -> str:
+            return f"top[{i}]" if i < POINTS_PER_ROW else f"bottom[{i - POINTS_PER_ROW}]"
+
+        unsettled = tuple(dict.fromkeys(unsettled + tuple(name(i) for i in strange)))
+        glare = tuple(dict.fromkeys(found.glare + tuple(name(i) for i in lit)))
 
         def assemble() -> tuple[
             tuple[PointReading, ...], tuple[PointReading, ...], CountReading, CountReading
@@ -439,7 +451,7 @@ class Recognizer:
             unsettled=unsettled,
             timings_ms=timings,
             debug=debug,
-            glare=found.glare,
+            glare=glare,
         )
 
     # -- helpers --------------------------------------------------------------------------------------

@@ -77,6 +77,80 @@ def _disc(size: float) -> U8:
     return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (n, n)), dtype=np.uint8)
 
 
+def _whiter(
+    config: SettleConfig, ev: Evidence, region: NDArray[np.int8], lab: F32, lift: F32
+) -> NDArray[np.bool_]:
+    """(n,) whether each of n board pixels (``region`` (n,), ``lab`` (n, 3), ``lift`` (n,): its
+    lightness above what the board's fitted light expects) shows its region's look made lighter
+    and paler, as a lamp's reflection makes it."""
+    # paler: the colour's chroma shrinks along its own hue towards grey
+    look_a = ev.looks[region, 1] - 128.0
+    look_b = ev.looks[region, 2] - 128.0
+    seen_a = lab[:, 1] - 128.0
+    seen_b = lab[:, 2] - 128.0
+    k = (seen_a * look_a + seen_b * look_b) / np.maximum(look_a * look_a + look_b * look_b, 1.0)
+    off_hue = np.hypot(seen_a - k * look_a, seen_b - k * look_b)
+    return np.asarray(
+        (lift >= config.glare_lift)
+        & (((off_hue <= config.glare_hue) & (k <= config.glare_chroma)) | (lab[:, 0] >= config.glare_white)),
+        dtype=np.bool_,
+    )
+
+
+def under_reflection(
+    config: SettleConfig,
+    masks: BoardMasks,
+    ev: Evidence,
+    stack: Sequence[tuple[float, float]],
+    discs: Sequence[tuple[float, float]],
+    radius: float,
+) -> bool:
+    """Whether the stack with rectified disc centres ``stack`` lies in a lamp's reflection: the
+    bare board round it (``glare_ring`` point widths and a checker's radius beyond its discs, off
+    every counted disc of ``discs``) shows its own look made lighter and paler almost everywhere
+    (``glare_share``). A stack there may look unlike both checker colours -- a dark checker made
+    light, a light one made whiter -- and is not a hand for it; a hand round a stack is not the
+    board's look."""
+    h, w = masks.region.shape
+    point_px = float(masks.column_x[1] - masks.column_x[0])
+    c = np.asarray(stack, dtype=np.float64).reshape(-1, 2)
+    reach = radius * 2.0 + config.glare_ring * point_px
+    x0, x1 = max(int(c[:, 0].min() - reach), 0), min(int(c[:, 0].max() + reach) + 1, w)
+    y0, y1 = max(int(c[:, 1].min() - reach), 0), min(int(c[:, 1].max() + reach) + 1, h)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    covered = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    for x, y in discs:
+        cv2.circle(covered, (int(round(x)) - x0, int(round(y)) - y0), int(round(radius * 1.25)), 1, -1)
+    region = masks.region[y0:y1, x0:x1]
+    ring = (covered == 0) & (region != EDGE) & (region != OUTSIDE)
+    if int(ring.sum()) < config.place_area * point_px**2:
+        return False
+    lab = ev.lab[y0:y1, x0:x1][ring]
+    # lighter than the look under the fitted light, or than the look itself where the fit is
+    # brighter than average (the fit is smooth; a lamp's hot spot rises past it, often to white)
+    look = ev.looks[region[ring], 0]
+    lift = lab[:, 0] - np.minimum(ev.expected_lightness(region[ring], ev.gain[y0:y1, x0:x1][ring]), look)
+    whiter = _whiter(config, ev, region[ring], lab, lift)
+    # a channel driven to the camera's top clips, and a bright colour's hue turns (orange to yellow);
+    # the channels that do not clip are still the look's own, each raised by the same factor
+    seen = _bgr(lab)
+    own = _bgr(ev.looks)[region[ring]]
+    clipped = seen >= config.glare_clip
+    ratio = seen / np.maximum(own, 1.0)
+    top = np.where(clipped, 0.0, ratio).max(axis=1)
+    low = np.where(clipped, np.inf, ratio).min(axis=1)
+    alike = np.where(clipped.all(axis=1), True, (low >= 1.0) & (top <= low * (1.0 + config.glare_ratio)))
+    whiter |= clipped.any(axis=1) & alike & (lift >= config.glare_lift)
+    return float(whiter.mean()) >= config.glare_share
+
+
+def _bgr(lab: F32) -> NDArray[np.float64]:
+    """(n, 3) 8-bit BGR of (n, 3) OpenCV Lab colours."""
+    pixels = np.clip(np.rint(lab), 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    return np.asarray(cv2.cvtColor(pixels, cv2.COLOR_Lab2BGR).reshape(-1, 3), dtype=np.float64)
+
+
 def is_glare(
     config: SettleConfig,
     masks: BoardMasks,
@@ -103,17 +177,7 @@ def is_glare(
     inside = (box > 0) & plain
     if not inside.any():
         return False
-    # paler: the colour's chroma shrinks along its own hue towards grey
-    look_a = ev.looks[region[inside], 1] - 128.0
-    look_b = ev.looks[region[inside], 2] - 128.0
-    seen_a = lab[:, :, 1][inside] - 128.0
-    seen_b = lab[:, :, 2][inside] - 128.0
-    k = (seen_a * look_a + seen_b * look_b) / np.maximum(look_a * look_a + look_b * look_b, 1.0)
-    off_hue = np.hypot(seen_a - k * look_a, seen_b - k * look_b)
-    whiter = (lift[inside] >= config.glare_lift) & (
-        ((off_hue <= config.glare_hue) & (k <= config.glare_chroma))
-        | (lab[:, :, 0][inside] >= config.glare_white)
-    )
+    whiter = _whiter(config, ev, region[inside], lab[inside], lift[inside])
     if float(whiter.mean()) < config.glare_share:
         return False
     kernel = np.ones((2 * r + 1, 2 * r + 1), np.uint8)

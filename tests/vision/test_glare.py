@@ -9,6 +9,7 @@ import numpy as np
 
 from nardy.vision.config import RecognizerConfig
 from nardy.vision.detect import Detector
+from nardy.vision.geometry import apply_homography, homography_to_image
 from nardy.vision.layout import BoardLayout
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.scene import Scene
@@ -64,3 +65,38 @@ def test_glare_that_saturates_a_light_field_is_not_a_hand(detector: Detector) ->
     sample = scene.render(BoardLayout.short_start())
     obs = Recognizer(RecognizerConfig(), scene.corners(), detector=detector).read(sample.image)
     assert obs.settled, obs.unsettled
+
+
+def test_a_reflection_on_a_stack_leaves_it_a_stack_but_a_sleeve_there_is_a_hand(detector: Detector) -> None:
+    # a lamp's hot spot centred on a stack lifts its checkers (a dark one towards light, a light one
+    # past the other light checkers) far from both checker colours; the bare board round it shows
+    # the same light, which a sleeve over the stack does not
+    stacks = (("top", 4, 1.0), ("bottom", 4, 1.0), ("top", 0, 2.0))
+    settled = named = sleeves_settled = 0
+    for seed in range(60, 72):
+        scene = Scene.random(
+            np.random.default_rng(seed), size=SIZE, family=FAMILIES[seed % 4], tilt=(10.0, 30.0)
+        )
+        scene.lighting = dataclasses.replace(scene.lighting, glare=())
+        sample = scene.render(BoardLayout.short_start())
+        to_image = homography_to_image(scene.geometry, sample.corners)
+        rec = Recognizer(RecognizerConfig(), scene.corners(), detector=detector)
+        yy, xx = np.mgrid[0 : SIZE[1], 0 : SIZE[0]].astype(np.float32)
+        sigma = 0.045 * SIZE[0]
+        for row, index, k in stacks:
+            x, y = apply_homography(to_image, np.array(scene.geometry.slot(row, index, k)))[0]
+            light = 100.0 * np.exp(-((xx - x) ** 2 + (yy - y) ** 2) / (2 * sigma * sigma))
+            lit = np.clip(sample.image.astype(np.float32) + light[:, :, None], 0, 255).astype(np.uint8)
+            seen = rec.read(lit)
+            settled += seen.settled
+            named += f"{row}[{index}]" in seen.glare
+            sleeve = sample.image.copy()
+            cv2.ellipse(
+                sleeve, (int(x), int(y)), (int(1.6 * sigma), int(sigma)), 20, 0, 360, (200, 200, 205), -1
+            )
+            sleeves_settled += rec.read(sleeve).settled
+    # measured: 32 of 36 settled, 8 of them with the stack named as lit (24 and 0 before a stack
+    # in a reflection was told from a hand); the sleeve settles 4 of 36 times, before and after
+    assert settled >= 30
+    assert named >= 6
+    assert sleeves_settled <= 4
