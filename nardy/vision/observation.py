@@ -96,7 +96,7 @@ class Observation:
     """Intermediate results for drawing (disc centres in the frame, ...)."""
     glare: tuple[str, ...] = ()
     """Places a lamp's reflection lies on (named like ``unsettled``): the board is settled there, but
-    a checker may be washed out of the reading."""
+    a checker may be washed out of the reading, or lit up unlike both checker colours."""
 
     def row(self, row: Row) -> tuple[PointReading, ...]:
         return self.top if row == "top" else self.bottom

@@ -107,8 +107,9 @@ def under_reflection(
 ) -> bool:
     """Whether the stack with rectified disc centres ``stack`` lies in a lamp's reflection: the
     bare board round it (``glare_ring`` point widths and a checker's radius beyond its discs, off
-    every counted disc of ``discs``) shows its own look made lighter and paler almost everywhere
-    (``glare_share``). A stack there may look unlike both checker colours -- a dark checker made
+    every counted disc of ``discs``) shows its own look made lighter almost everywhere
+    (``glare_share``): paler along its own hue, or with a channel clipped and the others raised
+    alike. A stack there may look unlike both checker colours -- a dark checker made
     light, a light one made whiter -- and is not a hand for it; a hand round a stack is not the
     board's look."""
     h, w = masks.region.shape
