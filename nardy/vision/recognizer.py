@@ -40,7 +40,7 @@ from nardy.vision.layout import CHECKERS_PER_SIDE
 from nardy.vision.masks import BoardMasks, board_masks
 from nardy.vision.observation import CountReading, Observation, PointReading
 from nardy.vision.rectify import Intrinsics, RectifyMaps, rectify, rectify_maps
-from nardy.vision.settle import Unsettled, under_reflection, unsettled_places
+from nardy.vision.settle import Unsettled, place_name, under_reflection, unsettled_places
 from nardy.vision.stats import median, window_means
 from nardy.vision.tray import TrayView, off_counts, read_tray, row_light, tray_view
 
@@ -324,7 +324,7 @@ class Recognizer:
             # a stranger now more likely nothing than checkers is a point's base, not a hand
             strange = [i for i in strange if lines[i].probabilities[0] < 0.5]
             # ... and one in a lamp's reflection is a checker lit up (dark made light, light whiter)
-            counted = [c for line in lines for c in line.centres]
+            counted = [c for line in lines for c in line.centres] if strange else []
             lit = [
                 i
                 for i in strange
@@ -389,12 +389,8 @@ class Recognizer:
 
         found = _timed(timings, "settle", settle)
         unsettled = found.places
-
-        def name(i: int) -> str:
-            return f"top[{i}]" if i < POINTS_PER_ROW else f"bottom[{i - POINTS_PER_ROW}]"
-
-        unsettled = tuple(dict.fromkeys(unsettled + tuple(name(i) for i in strange)))
-        glare = tuple(dict.fromkeys(found.glare + tuple(name(i) for i in lit)))
+        unsettled = tuple(dict.fromkeys(unsettled + tuple(place_name(i) for i in strange)))
+        glare = tuple(dict.fromkeys(found.glare + tuple(place_name(i) for i in lit)))
 
         def assemble() -> tuple[
             tuple[PointReading, ...], tuple[PointReading, ...], CountReading, CountReading
