@@ -218,13 +218,6 @@ class SettleConfig:
     """... smoothed over a square this wide (point widths) ..."""
     bridge: float = 1.3
     """... and across gaps this wide (point widths; a column of counted checkers cuts an arm)."""
-    hue_unexplained: float = 3.0
-    """A pixel that no counted checker explains is also 'something else' when its colour is this
-    many spreads off every colour light can give the board there (``settle.off_light``) ..."""
-    hue_floor: float = 2.0
-    """... the spread being at least this (Lab a/b units)."""
-    tint_ridge: float = 0.01
-    """How much the fit of the light's tint over the board (``settle._tint``) is held to none."""
     place_area: float = 0.25
     """A place is named when this much of what was found lies on it (point widths squared)."""
     tray_reach: float = 0.5

@@ -27,8 +27,7 @@ from numpy.typing import NDArray
 from nardy.vision.config import SettleConfig
 from nardy.vision.evidence import Evidence
 from nardy.vision.geometry import POINTS_PER_ROW
-from nardy.vision.masks import BAR_PLACE, EDGE, FIELD, OUTSIDE, POINT0, POINT1, BoardMasks
-from nardy.vision.stats import median
+from nardy.vision.masks import BAR_PLACE, EDGE, OUTSIDE, BoardMasks
 
 F32 = NDArray[np.float32]
 U8 = NDArray[np.uint8]
@@ -96,116 +95,6 @@ def _whiter(
         & (((off_hue <= config.glare_hue) & (k <= config.glare_chroma)) | (lab[:, 0] >= config.glare_white)),
         dtype=np.bool_,
     )
-
-
-def _off_ray(chroma: F32, look: F32) -> F32:
-    """(...) distance of Lab chroma ``chroma`` (..., 2) from the colours light can give a surface of
-    chroma ``look`` (..., 2), both centred on grey: its own hue at any strength (a lamp pales it
-    towards grey, a shadow may deepen it), never another hue and never past grey to the opposite."""
-    ca, cb = chroma[..., 0], chroma[..., 1]
-    la, lb = look[..., 0], look[..., 1]
-    k = (ca * la + cb * lb) / np.maximum(la * la + lb * lb, np.float32(1.0))
-    np.maximum(k, np.float32(0.0), out=k)
-    return np.asarray(np.hypot(ca - k * la, cb - k * lb), dtype=np.float32)
-
-
-def _between(chroma: F32, a: F32, b: F32) -> F32:
-    """(n,) distance of (n, 2) chroma from every blend of the looks ``a`` and ``b`` (n, 2) in any
-    light (the cone they span from grey): what a pixel on a point's outline may show."""
-    ray = np.minimum(_off_ray(chroma, a), _off_ray(chroma, b))
-    # inside the cone: chroma = s a + t b with s, t >= 0
-    det = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
-    ok = np.abs(det) > 1.0
-    safe = np.where(ok, det, 1.0)
-    s = (chroma[:, 0] * b[:, 1] - chroma[:, 1] * b[:, 0]) / safe
-    t = (a[:, 0] * chroma[:, 1] - a[:, 1] * chroma[:, 0]) / safe
-    inside = ok & (s >= 0) & (t >= 0)
-    return np.asarray(np.where(inside, 0.0, ray), dtype=np.float32)
-
-
-def _tint(
-    masks: BoardMasks, chroma: F32, looks: F32, white: NDArray[np.bool_], ridge_share: float, rounds: int = 3
-) -> F32:
-    """(h, w, 2) the colour the light adds to the board's chroma, fitted smoothly (the terms of the
-    light's gain) to the seed pixels' chroma off their own look's hue: a lamp and the daylight beside
-    it are seldom the same colour, and a pale board shows that as a change of hue."""
-    h, w = masks.region.shape
-    ys = np.concatenate([masks.seed_index[t][0] for t in masks.seed_index])
-    xs = np.concatenate([masks.seed_index[t][1] for t in masks.seed_index])
-    region = np.concatenate([np.full(len(masks.seed_index[t][0]), t) for t in masks.seed_index])
-    keep = ~white[ys, xs]
-    ys, xs, region = ys[keep], xs[keep], region[keep]
-    if len(ys) < 20:
-        return np.zeros((h, w, 2), np.float32)
-    u = (xs + 0.5) / w - 0.5
-    v = (ys + 0.5) / h - 0.5
-    basis = np.column_stack([np.ones_like(u), u, v, u * v, u * u])
-    seen = chroma[ys, xs].astype(np.float64)
-    own = looks[region].astype(np.float64)
-    # what is off each seed's own hue: the part of its chroma across its look's direction (all of
-    # it on a grey look)
-    norm2 = (own * own).sum(axis=1)
-    unit = own / np.sqrt(np.maximum(norm2, 1e-9))[:, None]
-    hued = (norm2 >= 4.0)[:, None, None]
-    across = np.where(hued, np.eye(2) - unit[:, :, None] * unit[:, None, :], np.eye(2))
-    target = np.einsum("nrs,ns->nr", across, seen)
-    design = np.einsum("nrs,nj->nrjs", across, basis).reshape(len(u), 2, -1)
-    good = np.ones(len(u), bool)
-    coef = np.zeros(design.shape[2])
-    # a light's tint is gentle: the terms pay for their size, so that a direction no seed's hue
-    # constrains (every look of one hue) stays untinted rather than fitted to noise
-    ridge = ridge_share * len(u) * np.eye(design.shape[2])
-    flat = design.reshape(-1, design.shape[2])
-    for _ in range(rounds):
-        a = flat[np.repeat(good, 2)]
-        coef = np.linalg.solve(a.T @ a + ridge, a.T @ target[good].reshape(-1))
-        res = np.linalg.norm(target - design @ coef, axis=1)
-        good = res <= max(3.0 * float(np.median(res)), 1.0)
-    gu = ((np.arange(w, dtype=np.float32) + 0.5) / w - 0.5)[None, :]
-    gv = ((np.arange(h, dtype=np.float32) + 0.5) / h - 0.5)[:, None]
-    c = coef.reshape(-1, 2).astype(np.float32)
-    tint = np.empty((h, w, 2), np.float32)
-    for i in range(2):
-        tint[:, :, i] = (c[2, i] + c[3, i] * gu) * gv + (c[0, i] + c[1, i] * gu + c[4, i] * gu * gu)
-    return tint
-
-
-def off_light(config: SettleConfig, masks: BoardMasks, ev: Evidence) -> F32:
-    """(h, w) how far each pixel's colour is from every colour the light can give the empty board
-    there (``_off_ray``, after the light's own tint, ``_tint``), in units of its region's own spread
-    of that (at least ``hue_floor``); on a point's outline any blend of the two looks, on the frame
-    past the board 0. A lamp's hot spot lightens and pales the board but keeps its hue, so this is
-    blind to it, where the difference (whose spreads the hot spot widens) may not see a sleeve of
-    another hue."""
-    # near white (a lamp's hot spot clips the camera) a colour has lost its hue: such pixels say
-    # nothing here, and a look is the hue of its seeds that kept theirs
-    white = ev.lab[:, :, 0] >= config.glare_white
-    b, g, r = cv2.split(cv2.cvtColor(np.asarray(ev.lab, dtype=np.uint8), cv2.COLOR_Lab2BGR))
-    white |= cv2.max(cv2.max(b, g), r) >= config.glare_clip
-    looks = ev.looks[:, 1:] - np.float32(128.0)
-    flat_lab = ev.lab.reshape(-1, 3)
-    flat_white = white.reshape(-1)
-    for t, seeds in masks.seed_flat.items():
-        kept = seeds[~np.take(flat_white, seeds)]
-        if len(kept) >= 20:
-            looks[t] = median(np.take(flat_lab, kept, axis=0)[:, 1:], axis=0) - np.float32(128.0)
-    looks[EDGE] = looks[FIELD]
-    looks[OUTSIDE] = looks[FIELD]
-    chroma = ev.lab[:, :, 1:] - np.float32(128.0)
-    chroma = chroma - _tint(masks, chroma, looks, white, config.tint_ridge)
-    off = _off_ray(chroma, looks[masks.region_index])
-    if masks.edge_index[0].size:
-        ys, xs = masks.edge_index
-        off[ys, xs] = _between(chroma[ys, xs], looks[FIELD][None, :], looks[masks.edge_alternate3[:, 0, 0]])
-    spread = np.full(len(looks), config.hue_floor, np.float32)
-    flat = off.reshape(-1)
-    for t, seeds in masks.seed_flat.items():
-        spread[t] = max(config.hue_floor, 1.4826 * float(np.median(np.take(flat, seeds))))
-    spread[EDGE] = max(spread[FIELD], spread[POINT0], spread[POINT1])
-    off /= spread[masks.region_index]
-    off[masks.outside] = 0.0
-    off[white] = 0.0
-    return off
 
 
 def under_reflection(
@@ -341,12 +230,6 @@ def unsettled_places(
     inner = np.zeros((h, w), np.uint8)
     inner[margin : h - margin, margin : w - margin] = 1
     free = inner & (explained == 0)
-    if ev is not None:
-        # a colour no light gives the board counts as a difference too (a hot spot widens the
-        # difference's spreads, but not this one's)
-        hue = off_light(config, masks, ev)
-        hue *= np.float32(config.unexplained / config.hue_unexplained)
-        difference = np.maximum(difference, hue)
     other = (difference > config.unexplained).astype(np.uint8) & free
     other = cv2.morphologyEx(other, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     point_area = point_px**2
