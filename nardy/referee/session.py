@@ -413,6 +413,11 @@ class Referee:
             unlike = {i + 1: n for i, n in enumerate(shown) if n != after.points[i]}
             self._unconfirmed = (len(self.moves) + 1, after, unlike)
         margin = min(found.over_other, found.over_unfinished + cfg.finished_prior)
+        # the board now stands as recorded: how far the camera reads from it is the camera's
+        # usual gap too. Without this a camera that came to read worse mid-game (a lamp's
+        # reflection over checkers that moved under it) would never settle a play again, and
+        # so never learn the gap from a settled one
+        self._learn_gap(reading, after)
         self._emit_play(turn, play, after, margin if settled_by_throw else None)
         result = self.variant.result(after, self.cube.value)
         self._commit()
