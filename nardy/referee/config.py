@@ -40,7 +40,9 @@ class RefereeConfig:
     """Once the opponent has thrown, how much likelier (log) it is that the mover had finished
     than that the play was left unfinished (an offence, and rare): a finished play then needs to
     beat the unfinished states only by ``accept_margin`` less this to be recorded without a
-    request to check. It must still beat every other finished play by ``accept_margin``."""
+    request to check. It must still beat every other finished play by ``accept_margin``. The
+    throw is an unfinished play only when the board shows the play unfinished by more than
+    ``doubt_margin`` and this together."""
     ending_settle_seconds: float = 3.0
     """No throw follows the play that ends a game, so nothing else says when it is finished:
     when the camera cannot tell only whether it is (the last checkers off, or one still on its

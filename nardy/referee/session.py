@@ -399,9 +399,11 @@ class Referee:
         if reading is None:
             return False
         found = best_finished(self.variant, turn.before, turn.roll, turn.first_turn, reading)
-        if found is None or found.behind_top > self.config.doubt_margin:
-            return False
         cfg = self.config
+        # the throw says the mover had finished (``finished_prior``): the board must show an
+        # unfinished play that much more clearly before the throw is taken for an offence
+        if found is None or found.behind_top - cfg.finished_prior > cfg.doubt_margin:
+            return False
         settled_by_throw = self._clearly_finished(turn, reading, found, cfg.finished_prior)
         play, after = found.play, found.after
         turn.status = "played"

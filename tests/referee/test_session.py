@@ -216,6 +216,26 @@ def test_illegal_play_can_be_accepted_under_the_accept_option(table: Make) -> No
     assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK
 
 
+@pytest.mark.parametrize(("gap", "offence"), [(5.5, False), (9.0, True)])
+def test_the_throw_counts_for_a_finished_play_a_board_shows_only_a_little_unfinished(
+    table: Make, gap: float, offence: bool
+) -> None:
+    """The opponent's throw is worth ``finished_prior`` (3) to the finished play: a board that
+    shows the play unfinished by less than that and ``doubt_margin`` (4) together is recorded
+    finished, with a request to check; a clearer one is an unfinished play."""
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    half, done = start.apply("24/18"), start.apply("24/13")
+    t.see(_between(half, done, gap))  # the checker on 18 or on 13: the camera leans to 18
+    t.roll(2, 1)
+    assert (UNFINISHED_PLAY in t.alerts()) is offence
+    if not offence:
+        assert [m.play.text() for m in t.ref.moves] == ["24/13"] and "uncertain" in t.ref.moves[0].flags
+        assert CHECK in t.alerts()
+
+
 def test_unfinished_play_when_the_opponent_throws(table: Make) -> None:
     t = table("short")
     start = Position.initial("short")
