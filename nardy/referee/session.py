@@ -417,8 +417,8 @@ class Referee:
         margin = min(found.over_other, found.over_unfinished + cfg.finished_prior)
         # the board now stands as recorded: how far the camera reads from it is the camera's
         # usual gap too. Without this a camera that came to read worse mid-game (a lamp's
-        # reflection over checkers that moved under it) would never settle a play again, and
-        # so never learn the gap from a settled one
+        # reflection over checkers that moved under it) can leave no board that decodes
+        # plainly, the only other readings the gap is learned from, and the bias never catches up
         self._learn_gap(reading, after)
         self._emit_play(turn, play, after, margin if settled_by_throw else None)
         result = self.variant.result(after, self.cube.value)
