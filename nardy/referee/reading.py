@@ -77,6 +77,12 @@ class BoardReading:
             return self
         return self.unread(self.suspect, keep_suspect=False)
 
+    def without_trays(self) -> BoardReading:
+        """This reading with the trays unread (as when they are out of view)."""
+        if self.off is None:
+            return self
+        return BoardReading(self.points, self.bar, None, self.settled, self.unsettled, self.suspect)
+
     def unread(self, points: frozenset[int], keep_suspect: bool = True) -> BoardReading:
         """This reading with ``points`` (1..24) unread: every count there equally likely, so
         only the checkers' count and the other places say what stands there."""

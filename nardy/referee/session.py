@@ -403,7 +403,14 @@ class Referee:
         # the throw says the mover had finished (``finished_prior``): the board must show an
         # unfinished play that much more clearly before the throw is taken for an offence
         if found is None or found.behind_top - cfg.finished_prior > cfg.doubt_margin:
-            return False
+            # ... and show it on the points: a checker borne off and not seen in the tray (a lone
+            # one standing at the frame's edge is the camera's least sure reading) is no offence
+            if found is None or reading.off is None:
+                return False
+            trayless = reading.without_trays()
+            board = best_finished(self.variant, turn.before, turn.roll, turn.first_turn, trayless)
+            if board is None or board.behind_top - cfg.finished_prior > cfg.doubt_margin:
+                return False
         settled_by_throw = self._clearly_finished(turn, reading, found, cfg.finished_prior)
         play, after = found.play, found.after
         turn.status = "played"

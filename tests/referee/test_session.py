@@ -236,6 +236,34 @@ def test_the_throw_counts_for_a_finished_play_a_board_shows_only_a_little_unfini
         assert CHECK in t.alerts()
 
 
+@pytest.mark.parametrize(("pile", "offence"), [({3: 0.5, 4: 0.5}, False), ({4: 1.0}, True)])
+def test_a_checker_missing_from_the_tray_alone_is_no_unfinished_play(
+    table: Make, pile: dict[int, float], offence: bool
+) -> None:
+    """White bears a checker off a pile of five with 6-1 and black throws. The tray reads surely
+    ten off, not eleven: by the tray alone the play is unfinished by more than ``doubt_margin`` and
+    ``finished_prior`` together. When the pile cannot tell four from three, nothing on the points
+    says so: the play is recorded, with a request to check. When the pile surely still holds
+    four, the points say it too, and it is an unfinished play."""
+    t = table("short", options={"opening": "rethrow"})
+    t.show(Position.initial("short"))
+    t.roll(2, 1)
+    near = pos("short", {6: 5}, {13: 15}, off=(10, 0))
+    t.ref.command("correct", position=near.to_json())
+    t.show(near)
+    t.roll(6, 1)
+    done = near.apply("6/off 6/5")
+    points: list[dict[int, float]] = [{n: 1.0} for n in done.points]
+    points[5] = pile
+    tray = ({10: 1.0 - 5e-4, 11: 5e-4}, {0: 1.0})
+    t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), tray))
+    t.roll(2, 1)
+    assert (UNFINISHED_PLAY in t.alerts()) is offence
+    if not offence:
+        assert [m.play.text() for m in t.ref.moves] == ["6/5 6/off"] and "uncertain" in t.ref.moves[0].flags
+        assert CHECK in t.alerts()
+
+
 def test_unfinished_play_when_the_opponent_throws(table: Make) -> None:
     t = table("short")
     start = Position.initial("short")
