@@ -48,6 +48,11 @@ class RefereeConfig:
     when the camera cannot tell only whether it is (the last checkers off, or one still on its
     point), a board that has looked the same this long says so, as the opponent's throw does for
     any other play ..."""
+    question_settle_seconds: float = 3.0
+    """How long a board the camera cannot tell between two legal states of the turn (say, one
+    checker moved or none) must stand before the referee asks which it is (``please-look``): a
+    player setting checkers down one at a time pauses between them, and the opponent's throw
+    settles the question anyway. With a throw waiting, it holds only ``settle_seconds``."""
     ending_prior: float = 4.0
     """... and the finished play then needs to beat the unfinished states only by
     ``accept_margin`` less this (as ``finished_prior``; a player bearing off the last checkers

@@ -586,7 +586,7 @@ class Referee:
             # the board is still: what it shows counts at once for the new throw, unless it says
             # something is wrong, which must hold ``alarm_settle_seconds`` as ever
             key, action = self._assess(self.last_reading)
-            if not _is_alarm(key):
+            if not _is_alarm(key) and not _is_question(key):
                 self._settler.mark(key)
                 action()
 
@@ -640,6 +640,8 @@ class Referee:
                     hold = self.config.alarm_settle_seconds
                 elif isinstance(key, _Ending) and not key.clear:
                     hold = self.config.ending_settle_seconds
+                elif _is_question(key) and self.turn is not None and self.turn.queued is None:
+                    hold = self.config.question_settle_seconds
                 settled = self._settler.feed(key, now, hold=hold)
                 self._follow_run(key)
                 if settled:
@@ -1453,6 +1455,13 @@ def _is_alarm(key: Hashable) -> bool:
     """Whether a settling key says something is wrong (see ``_Wrong``): it must hold
     ``alarm_settle_seconds``."""
     return isinstance(key, tuple) and bool(key) and key[0] == "alarm"
+
+
+def _is_question(key: Hashable) -> bool:
+    """Whether a settling key says the board is one of two or more legal states of the turn and
+    the camera cannot tell which (the ``please-look`` question): it must hold
+    ``question_settle_seconds``."""
+    return isinstance(key, tuple) and len(key) == 5 and key[2] == "unsure"
 
 
 def _names_any(verdict: Verdict | None, points: frozenset[int]) -> bool:

@@ -236,6 +236,30 @@ def test_the_throw_counts_for_a_finished_play_a_board_shows_only_a_little_unfini
         assert CHECK in t.alerts()
 
 
+@pytest.mark.parametrize("seen_at_throw", [False, True])
+def test_the_referee_asks_which_legal_state_the_board_shows_only_once_it_has_stood(
+    table: Make, seen_at_throw: bool
+) -> None:
+    """A board the camera cannot tell between no move and 24/13 (a pile and a lone checker in
+    doubt) is asked about only after ``question_settle_seconds`` (3 s) of it: a player sets
+    checkers down one at a time and pauses between them. That holds from the throw too."""
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    unclear = _between(start, start.apply("24/13"), 1.0)
+    if seen_at_throw:
+        t.see(unclear)
+        t.roll(6, 5)
+        assert LOOK not in t.alerts()  # the board at the throw is not asked about at once
+    else:
+        t.roll(6, 5)
+    t.see(unclear, frames=12)  # 2.4 s
+    assert LOOK not in t.alerts()
+    t.see(unclear, frames=5)  # 3.4 s
+    assert LOOK in t.alerts()
+    assert t.last("alert").data["text"] == "please look: is it unchanged or 24/13?"
+
+
 @pytest.mark.parametrize(("pile", "offence"), [({3: 0.5, 4: 0.5}, False), ({4: 1.0}, True)])
 def test_a_checker_missing_from_the_tray_alone_is_no_unfinished_play(
     table: Make, pile: dict[int, float], offence: bool
@@ -497,7 +521,7 @@ def _half_seen_24_13(t: Table, gone: float) -> None:
     points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in start.apply("24/13").points]
     points[17] = {0: gone, 1: 1 - gone}  # point 18: is the checker still there (24/18) or gone on?
     points[12] = {6: gone, 5: 1 - gone}  # point 13: did it arrive?
-    t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None))
+    t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None), frames=20)
     assert t.ref.turn is not None and t.ref.turn.status in ("unsure", "partial")
 
 
