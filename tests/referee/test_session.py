@@ -100,6 +100,15 @@ def _between(seen: Position, near: Position, gap: float) -> BoardReading:
     return BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), ({0: 1.0}, {0: 1.0}))
 
 
+def _play_on_from(t: Table, position: Position) -> None:
+    """Start a game (rethrow opening: white throws 2-1 and moves) and correct the board to
+    ``position``, white to throw."""
+    t.show(Position.initial("short"))
+    t.roll(2, 1)
+    t.ref.command("correct", position=position.to_json())
+    t.show(position)
+
+
 OWN = RefereeConfig().own_margin
 """The gap a fault of the mover's own checkers needs to be called illegal."""
 
@@ -270,11 +279,8 @@ def test_a_checker_missing_from_the_tray_alone_is_no_unfinished_play(
     says so: the play is recorded, with a request to check. When the pile surely still holds
     four, the points say it too, and it is an unfinished play."""
     t = table("short", options={"opening": "rethrow"})
-    t.show(Position.initial("short"))
-    t.roll(2, 1)
     near = pos("short", {6: 5}, {13: 15}, off=(10, 0))
-    t.ref.command("correct", position=near.to_json())
-    t.show(near)
+    _play_on_from(t, near)
     t.roll(6, 1)
     done = near.apply("6/off 6/5")
     points: list[dict[int, float]] = [{n: 1.0} for n in done.points]
@@ -352,11 +358,8 @@ def test_doubles_decode_step_by_step(table: Make) -> None:
 
 def test_game_end_scores_mars_and_the_match(table: Make) -> None:
     t = table("short", length=3, options={"opening": "rethrow"})
-    t.show(Position.initial("short"))
-    t.roll(2, 1)
     near = pos("short", {1: 1}, {13: 15}, off=(14, 0))
-    t.ref.command("correct", position=near.to_json())
-    t.show(near)
+    _play_on_from(t, near)
     t.roll(2, 1)
     t.show(near.apply("1/off"))
     assert t.ref.phase == "game-over"
@@ -463,10 +466,7 @@ def _last_checker_half_seen(t: Table, gone: float, frames: int) -> None:
     from nardy.referee.reading import BoardReading
 
     near = pos("short", {1: 1}, {13: 15}, off=(14, 0))
-    t.show(Position.initial("short"))
-    t.roll(2, 1)
-    t.ref.command("correct", position=near.to_json())
-    t.show(near)
+    _play_on_from(t, near)
     t.roll(2, 1)
     points: list[dict[int, float]] = [{n: 1.0} for n in near.points]
     points[0] = {0: gone, 1: 1 - gone}
