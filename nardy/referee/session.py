@@ -584,7 +584,8 @@ class Referee:
         self._settler.reset()
         if assess and self.last_reading is not None and self._settler.disturbed_since is None:
             # the board is still: what it shows counts at once for the new throw, unless it says
-            # something is wrong, which must hold ``alarm_settle_seconds`` as ever
+            # something is wrong, which must hold ``alarm_settle_seconds`` as ever, or asks which
+            # legal state it is, which must hold ``question_settle_seconds``
             key, action = self._assess(self.last_reading)
             if not _is_alarm(key) and not _is_question(key):
                 self._settler.mark(key)
