@@ -808,6 +808,8 @@ class Referee:
             what = "wrong" if chosen.kind == "illegal" or doubt else chosen.kind
             places = _changed_places(turn.before, chosen.position)
             key = ("alarm", _Wrong((turn.mover, turn.roll, what), places, chosen))
+        elif chosen.kind == "unsure":
+            key = ("question", key)  # which legal state is it: asked once it has stood (see on_reading)
 
         def act() -> None:
             if self.turn is not turn:
@@ -1462,7 +1464,7 @@ def _is_question(key: Hashable) -> bool:
     """Whether a settling key says the board is one of two or more legal states of the turn and
     the camera cannot tell which (the ``please-look`` question): it must hold
     ``question_settle_seconds``."""
-    return isinstance(key, tuple) and len(key) == 5 and key[2] == "unsure"
+    return isinstance(key, tuple) and bool(key) and key[0] == "question"
 
 
 def _names_any(verdict: Verdict | None, points: frozenset[int]) -> bool:
