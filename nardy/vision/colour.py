@@ -198,23 +198,3 @@ def _by_groups(
         p = sure * p + (1.0 - sure) * (1.0 - p)
     # whatever the distances say, keep a little for the other colour (glare, a mis-placed disc)
     return np.asarray(config.doubt + (1 - 2 * config.doubt) * p, dtype=np.float64)
-
-
-def strangers(
-    config: ColourConfig, colours: F64, p_light: F64, groups: tuple[F64, F64, F64] | None
-) -> NDArray[np.bool_]:
-    """Which stacks, of ``colours`` (N, 3) Lab (8-bit scaling) with ``p_light`` (N,) P(light), look
-    like neither checker colour (a hand's fingers taken for checkers): further than ``outlier`` Lab
-    units and ``outlier_spreads`` typical distances from the mean of the stacks called their colour,
-    and, when the two colour ``groups`` are known, further than ``stranger_spreads`` of the groups'
-    own spreads from both. Uneven light can set a real stack well apart from the rest of its colour's
-    stacks, but along the axis (lightness) on which it spreads the whole group."""
-    colours = np.asarray(colours, dtype=np.float64).reshape(-1, 3)
-    split = [colours[p_light >= 0.5], colours[p_light < 0.5]]
-    centres = [g.mean(axis=0) for g in split if len(g)]
-    dist = np.min([np.linalg.norm(colours - c, axis=1) for c in centres], axis=0)
-    spread = max(config.spread_floor, float(median(dist)))
-    odd = dist > max(config.outlier, config.outlier_spreads * spread)
-    if groups is not None:
-        odd &= group_distance(config, groups, colours) > config.stranger_spreads
-    return np.asarray(odd, dtype=np.bool_)

@@ -187,16 +187,14 @@ class ColourConfig:
     stack_penalty_cap: float = 6.0
     """Most log-odds one disc's colour can take off (glare can make a real checker look unlike)."""
     stranger_spreads: float = 3.0
-    """A stack further than this many within-group spreads from both checker colours ... (and only
-    such a stack can be an ``outlier``)"""
+    """A stack further than this many within-group spreads from both checker colours ..."""
     stranger_penalty: float = 1.0
     """... loses this many log-odds of holding any checker per spread beyond ..."""
     stranger_cap: float = 3.0
     """... at most this many (an empty point's base taken for a disc looks like the point, not like
     either checker colour)."""
     outlier: float = 30.0
-    """A stack whose colour is further than this (Lab units) from both checker colours' stacks,
-    further than ``stranger_spreads`` from both colours, and ..."""
+    """A stack whose colour is further than this (Lab units) from both checker colours, and ..."""
     outlier_spreads: float = 4.0
     """... further than this many typical spreads, is not a stack of checkers (a hand, a sleeve)."""
 

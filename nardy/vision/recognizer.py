@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from nardy.vision.colour import colour_groups, group_distance, light_probabilities, strangers
+from nardy.vision.colour import colour_groups, group_distance, light_probabilities
 from nardy.vision.config import RecognizerConfig
 from nardy.vision.count import (
     Line,
@@ -41,7 +41,7 @@ from nardy.vision.masks import BoardMasks, board_masks
 from nardy.vision.observation import CountReading, Observation, PointReading
 from nardy.vision.rectify import Intrinsics, RectifyMaps, rectify, rectify_maps
 from nardy.vision.settle import Unsettled, place_name, under_reflection, unsettled_places
-from nardy.vision.stats import window_means
+from nardy.vision.stats import median, window_means
 from nardy.vision.tray import TrayView, off_counts, read_tray, row_light, tray_view
 
 T = TypeVar("T")
@@ -304,8 +304,13 @@ class Recognizer:
             strange: list[int] = []
             if len(occupied) >= 2:
                 occ = np.array([samples[i] for i in occupied])
-                odd = strangers(cfg.colour, occ, p_lines[occupied], groups_found)
-                strange = [occupied[k] for k in np.flatnonzero(odd)]
+                pl = p_lines[occupied]
+                groups = [occ[pl >= 0.5], occ[pl < 0.5]]
+                centres = [g.mean(axis=0) for g in groups if len(g)]
+                dist = np.min([np.linalg.norm(occ - c, axis=1) for c in centres], axis=0)
+                spread = max(cfg.colour.spread_floor, float(median(dist)))
+                limit = max(cfg.colour.outlier, cfg.colour.outlier_spreads * spread)
+                strange = [occupied[k] for k in np.flatnonzero(dist > limit)]
             # a short stack far from both checker colours may be no checker at all (a point's base)
             if len(occupied) >= 3 and groups_found is not None and cfg.colour.stranger_penalty > 0:
                 far = group_distance(cfg.colour, groups_found, np.array([samples[i] for i in occupied]))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nardy.vision.colour import colour_groups, group_distance, light_probabilities, strangers
+from nardy.vision.colour import colour_groups, group_distance, light_probabilities
 from nardy.vision.config import ColourConfig, RecognizerConfig
 from nardy.vision.count import Line
 from nardy.vision.detect import Detector
@@ -129,41 +129,3 @@ def test_two_close_pale_colours_are_not_all_called_light() -> None:
         ColourConfig(separation_scale=0.0), colours, np.array([5.0, 2.0, 1.0, 0.6, 1.0])
     )
     assert (off > 0.99).all()  # as it was
-
-
-def _stacks(lightness: list[float], a: float, b: float, rng: np.random.Generator) -> np.ndarray:
-    return np.column_stack(
-        [lightness, a + rng.normal(0, 0.3, len(lightness)), b + rng.normal(0, 0.5, len(lightness))]
-    )
-
-
-def test_a_stack_in_a_dim_corner_is_no_stranger_but_a_hand_is() -> None:
-    """Uneven light spreads the whites' lightness: the one in the dimmest corner stands over 30 Lab
-    units from their mean, yet within the spread of their group. A hand's skin is far from both."""
-    rng = np.random.default_rng(11)
-    white = _stacks([179, 198, 202, 171, 189, 182, 194, 197, 150], 127.0, 145.0, rng)
-    black = _stacks([40, 43, 42, 48], 123.0, 132.5, rng)
-    skin = np.array([[114.0, 144.0, 150.0]])  # a brown skin tone (BGR 70, 95, 140)
-    cfg = ColourConfig()
-    for colours, odd in ((np.vstack([white, black]), []), (np.vstack([white, black, skin]), [13])):
-        weights = np.ones(len(colours))
-        groups = colour_groups(cfg, colours, weights)
-        p = light_probabilities(cfg, colours, weights, None, None, groups)
-        assert list(np.flatnonzero(strangers(cfg, colours, p, groups))) == odd
-
-
-def test_stray_pale_readings_do_not_make_the_stacks_of_their_side_strangers() -> None:
-    """Two near-white readings of empty points, called light with the red stacks, pull the mean of
-    the stacks called light far from the reds; the reds are still as near their own colour as ever."""
-    rng = np.random.default_rng(12)
-    red = _stacks([98.8, 99.2, 101.0], 164.0, 160.0, rng)
-    blue = _stacks([87.8, 85.7, 84.6, 92.0, 93.2, 86.7], 120.5, 102.0, rng)
-    pale = _stacks([244.8, 245.7], 105.0, 142.0, rng)
-    colours = np.vstack([pale, red, blue])
-    weights = np.array([1.0, 1.0, 2.0, 2.0, 1.0, 3.0, 2.0, 1.0, 2.0, 1.0, 2.0])
-    cfg = ColourConfig()
-    # the colours are defined by the stacks sure to hold checkers (the empty points hardly are)
-    sure = np.where(np.arange(len(colours)) < 2, 0.05, weights)
-    groups = colour_groups(cfg, colours, sure)
-    p = light_probabilities(cfg, colours, weights, None, None, groups)
-    assert list(np.flatnonzero(strangers(cfg, colours, p, groups))) == [0, 1]
