@@ -201,8 +201,10 @@ def run(args: argparse.Namespace) -> int:
 
     failures = 0
     written = 0
-    recognizers: dict[tuple[float, ...], Recognizer] = {}
     for name in args.inputs:
+        # one file, one board: a recognizer remembers the checker colours of the frames it read,
+        # which must not carry over to the next photo (another board, other checkers)
+        recognizers: dict[tuple[float, ...], Recognizer] = {}
         try:
             for label, frame in _frames(Path(name), args.every):
                 board = corners if corners is not None else finder(frame)  # type: ignore[misc]

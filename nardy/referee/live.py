@@ -83,6 +83,7 @@ class FrameReader:
         self.recognizer = Recognizer(
             old.config, corners, intrinsics=old.intrinsics, colours=old.colours, detector=old.detector
         )
+        self.recognizer.memory = old.memory  # the same checkers, seen from the new place
         if self.drift is not None:
             self.drift.accept(np.asarray(corners, dtype=np.float64))
             self.view = "learning"

@@ -5,7 +5,9 @@ in two along their main axis of variation (each group holding a fair share of th
 stray detection cannot be a group of its own); "light" is the paler group -- the one nearer white,
 so a translucent white beats gold where the light evens out their lightness, and red beats blue.
 Only the points' stacks define the groups when there are enough of them; bar candidates are judged
-against them. When calibration knows the two colours (``prototypes``) they are used instead. Each
+against them. When calibration knows the two colours (``prototypes``) they are used instead. A frame
+whose checkers make no two colours of their own (one side has borne all its checkers off) can be
+read against the two a recognizer remembers from earlier still frames (``remembered``). Each
 stack gets the probability that it is light, from its distances to the two groups relative to their
 spread along each axis (uneven light spreads lightness much more than hue), with a little always
 kept for the other colour. Which of the two groups found in the frame is *light* is itself only as
@@ -146,6 +148,58 @@ def group_distance(config: ColourConfig, groups: tuple[F64, F64, F64], colours: 
     dl = np.sqrt(np.sum(((x - light) / spread) ** 2, axis=1))
     dd = np.sqrt(np.sum(((x - dark) / spread) ** 2, axis=1))
     return np.asarray(np.minimum(dl, dd), dtype=np.float64)
+
+
+def agrees(config: ColourConfig, memory: tuple[F64, F64, F64], groups: tuple[F64, F64, F64]) -> bool:
+    """Whether a frame's two colours ``groups`` are the two remembered (``memory``; both in
+    ``colour_groups``'s form): each within ``agree_share`` of the remembered two's distance apart
+    from its own remembered colour. Two groups that are both one remembered colour (a side's
+    checkers split in lit and shaded, with the other side's all borne off), or the two swapped,
+    do not agree."""
+    reach = config.agree_share * float(np.linalg.norm(memory[0] - memory[1]))
+    return bool(
+        np.linalg.norm(groups[0] - memory[0]) < reach and np.linalg.norm(groups[1] - memory[1]) < reach
+    )
+
+
+def remembered(
+    config: ColourConfig,
+    memory: tuple[F64, F64, F64] | None,
+    groups: tuple[F64, F64, F64],
+    colours: F64,
+    weights: F64,
+) -> tuple[F64, F64, F64] | None:
+    """The colour memory after a still frame whose two colours are ``groups`` (``colour_groups``'s
+    answer), found from ``colours`` (N, 3) of stacks weighing ``weights`` (N,) checkers: the frame's
+    colours blended in (``remember_rate``) when each holds ``remember_checkers`` or more, the
+    light one is told surely and the two agree with the memory (``agrees``) -- or, with nothing
+    remembered yet, when the frame holds ``remember_first`` checkers or more; else ``memory`` as
+    it was."""
+    if config.remember_checkers <= 0 or len(colours) == 0:
+        return memory
+    if label_confidence(config, groups) < config.remember_confidence:
+        return memory
+    light, dark, spread = groups
+    x = colours * np.array([config.lightness_weight, 1.0, 1.0])
+    nearer = np.sum(((x - light) / spread) ** 2, axis=1) < np.sum(((x - dark) / spread) ** 2, axis=1)
+    w = np.asarray(weights, np.float64)
+    if min(float(w[nearer].sum()), float(w[~nearer].sum())) < config.remember_checkers:
+        return memory
+    if memory is None:
+        # the first two must be both sides': a frame of more checkers than one side has
+        if float(w.sum()) < config.remember_first:
+            return None
+        return (light.copy(), dark.copy(), spread.copy())
+    # each colour must be the one remembered: a frame with a side's last few checkers splits the
+    # other side's in two (lit and shaded), and that must not become the memory
+    if not agrees(config, memory, groups):
+        return memory
+    r = config.remember_rate
+    return (
+        (1 - r) * memory[0] + r * light,
+        (1 - r) * memory[1] + r * dark,
+        (1 - r) * memory[2] + r * spread,
+    )
 
 
 def light_probabilities(

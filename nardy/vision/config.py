@@ -197,6 +197,23 @@ class ColourConfig:
     """A stack whose colour is further than this (Lab units) from both checker colours, and ..."""
     outlier_spreads: float = 4.0
     """... further than this many typical spreads, is not a stack of checkers (a hand, a sleeve)."""
+    remember_checkers: float = 4.0
+    """A still frame whose two colours each hold at least this many checkers (and whose light one
+    is told surely, ``remember_confidence``) is remembered by the recognizer; a later frame whose
+    checkers make no two colours of their own (one side has borne all its checkers off) is read
+    against the remembered two. 0: nothing is remembered, every frame stands alone."""
+    remember_confidence: float = 0.95
+    """Least ``label_confidence`` of a frame's two colours for them to be remembered."""
+    remember_first: float = 18.0
+    """Checkers (by the colour stage's weights) a still frame must show before its two colours are
+    the first remembered: more than one side's fifteen, so both sides' are there (a side's
+    checkers alone split in lit and shaded)."""
+    agree_share: float = 0.5
+    """A frame's two colours are the remembered two when each lies within this share of the
+    remembered two's distance apart from its own (else the frame is read against the memory)."""
+    remember_rate: float = 0.25
+    """Share of a newly remembered frame's colours in the memory (the rest is the memory's own):
+    one frame's noise does not replace what many agreed on."""
 
 
 @dataclass(frozen=True)

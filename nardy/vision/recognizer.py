@@ -16,13 +16,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from nardy.vision.colour import colour_groups, group_distance, light_probabilities
+from nardy.vision.colour import (
+    agrees,
+    colour_groups,
+    group_distance,
+    light_probabilities,
+    remembered,
+)
 from nardy.vision.config import RecognizerConfig
 from nardy.vision.count import (
     Line,
@@ -116,6 +122,9 @@ class Recognizer:
         self._where: NDArray[np.bool_] | None = None
         self._where_flat: NDArray[np.intp] | None = None
         self._tray: TrayView | None = None
+        self.memory: Groups = None
+        """The two checker colours (``colour_groups``'s form) remembered from still frames that
+        showed both; a frame that shows one colour only is read against them."""
 
     def prepare(self, frame_size: tuple[int, int]) -> RectifyMaps:
         """Build (or reuse) the lookups for frames of ``frame_size`` (width, height)."""
@@ -282,6 +291,12 @@ class Recognizer:
             sure = np.array([1.0 - lines[i].probabilities[0] for i in occupied] + [1.0] * len(bar_samples))
             sure_wts = wts * np.clip(sure, 0.0, 1.0) ** cfg.colour.certainty_power
             groups_found = colour_groups(cfg.colour, colours, sure_wts, self.colours, defining)
+            own[:] = [groups_found, colours, sure_wts]
+            if self.memory is not None and len(colours):
+                if groups_found is None or not agrees(cfg.colour, self.memory, groups_found):
+                    # one colour left (or its stacks split in lit and shaded): judged against
+                    # the two remembered
+                    groups_found = self.memory
             p = light_probabilities(cfg.colour, colours, wts, self.colours, defining, groups_found)
             p_lines = np.full(len(lines), 0.5)
             p_lines[occupied] = p[: len(occupied)]
@@ -343,6 +358,7 @@ class Recognizer:
                 bar_alike = group_distance(cfg.colour, groups_found, bar_cols) <= limit_spreads
             return p_lines, p_bar_all, strange, lit, lines, alike, bar_alike, groups_found
 
+        own: list[Any] = [None, None, None]  # the frame's own two colours, its stacks' colours, weights
         p_lines, p_bar, strange, lit, checked, alike, bar_alike, groups = _timed(timings, "colour", colour)
         tops, bottoms = checked[:POINTS_PER_ROW], checked[POINTS_PER_ROW:]
 
@@ -391,6 +407,8 @@ class Recognizer:
         unsettled = found.places
         unsettled = tuple(dict.fromkeys(unsettled + tuple(place_name(i) for i in strange)))
         glare = tuple(dict.fromkeys(found.glare + tuple(place_name(i) for i in lit)))
+        if not unsettled and own[0] is not None and self.colours is None:
+            self.memory = remembered(cfg.colour, self.memory, own[0], own[1], own[2])
 
         def assemble() -> tuple[
             tuple[PointReading, ...], tuple[PointReading, ...], CountReading, CountReading

@@ -67,3 +67,19 @@ def test_a_nudged_camera_is_alerted_and_the_board_read_from_where_it_is_now() ->
     # from the old corners the board was nonsense; from the new ones the start position reads
     # as well as it did before the nudge
     assert gaps[0] > 20.0 and gaps[-1] < 3.0, gaps
+
+
+def test_the_checker_colours_remembered_survive_new_corners() -> None:
+    """A board found again is the same board: the recognizer reading from the new corners starts
+    with the checker colours the old one remembered."""
+    scene = Scene.random(np.random.default_rng(5), size=(960, 540), checker_set="black_white")
+    orientation = Orientation()
+    layout = orientation.from_position(Position.initial("short"))
+    sample = scene.render(layout)
+    reader = FrameReader(Recognizer(RecognizerConfig(), sample.corners), orientation, "short")
+    reader.read(sample.image)
+    remembered = reader.recognizer.memory
+    assert remembered is not None  # a still start frame shows both sides' colours
+    old = reader.recognizer
+    reader.set_corners(sample.corners + 1.0)
+    assert reader.recognizer is not old and reader.recognizer.memory is remembered

@@ -157,3 +157,40 @@ def test_recognize_samples_frames_of_a_video(tmp_path: Path, capsys: pytest.Capt
     assert main(["recognize", str(path), "--corners", corners, "--json", "--every", "1"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["file"].rsplit("#", 1)[1] for r in records] == ["0", "4"]
+
+
+def test_each_photo_is_read_on_its_own(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A recognizer remembers the checker colours of the frames it read (a video's frames are one
+    board); photos given together may be of different boards, so none carries over to the next."""
+    import cv2
+    import numpy as np
+
+    from nardy.vision.config import RecognizerConfig
+    from nardy.vision.layout import BoardLayout
+    from nardy.vision.recognizer import Recognizer
+    from nardy.vision.scene import Scene
+
+    scene = Scene.random(np.random.default_rng(43), size=(960, 540), checker_set="blue_red")
+    # red checkers alone on five points, the blue all borne off
+    points = {("top", 2): 3, ("top", 7): 2, ("bottom", 0): 4, ("bottom", 5): 1, ("bottom", 9): 2}
+    end = BoardLayout.from_points({k: ("light", n) for k, n in points.items()}, off=(3, 15))  # type: ignore[arg-type]
+    start_png, end_png = tmp_path / "start.png", tmp_path / "end.png"
+    cv2.imwrite(str(start_png), scene.render(BoardLayout.short_start()).image)
+    cv2.imwrite(str(end_png), scene.render(end).image)
+    # read in one recognizer, the start would change what the end photo is read as
+    rec = Recognizer(RecognizerConfig(), scene.corners())
+    alone = rec.read(cv2.imread(str(end_png))).layout()
+    rec = Recognizer(RecognizerConfig(), scene.corners())
+    rec.read(cv2.imread(str(start_png)))
+    assert rec.memory is not None and rec.read(cv2.imread(str(end_png))).layout() != alone
+
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in scene.corners())
+
+    def records(*files: Path) -> list[dict]:  # type: ignore[type-arg]
+        assert main(["recognize", *map(str, files), "--corners", corners, "--json"]) == 0
+        out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        for r in out:
+            r.pop("timings_ms")
+        return out
+
+    assert records(start_png, end_png)[1] == records(end_png)[0]
