@@ -766,6 +766,14 @@ class Referee:
                 and not _names_any(others.verdict, self.misread)
             ):
                 chosen = replace(chosen, verdict=others.verdict)
+        if chosen.kind in _ALARMS and chosen.verdict is not None and chosen.verdict.codes == ("opponent",):
+            # "the opponent's checkers moved" is also how stacks read in the swapped colour look:
+            # when the other points alone show an offence of the mover's own, say that (the
+            # alarm still needs the margin a picture of the opponent's checkers moved needs)
+            theirs = frozenset(chosen.verdict.points)
+            own = self._decode(turn, reading.unread(theirs), judging).verdict
+            if own is not None and not own.legal and "opponent" not in own.codes:
+                chosen = replace(chosen, verdict=replace(own, codes=(*own.codes, "opponent")))
         if chosen.kind in ("unchanged", "complete") and chosen.position is not None:
             self._learn_gap(reading, chosen.position)
         if turn.queued is not None and chosen.kind in ("illegal", "unsure", "unreadable", "count"):

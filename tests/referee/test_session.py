@@ -76,6 +76,32 @@ def test_illegal_play_alert_take_back_and_replay(table: Make) -> None:
     assert t.ref.moves[0].play.text() == "24/13" and "illegal" not in t.ref.moves[0].flags
 
 
+def test_an_illegal_play_seen_with_two_stacks_in_swapped_colours_is_named_by_the_movers_own_fault(
+    table: Make,
+) -> None:
+    """White plays 24/22 with 6-5 (two pips), and the camera reads black's five on point 12 and
+    white's five on point 13 each in the other's colour: the board it reads says "black's
+    checkers moved", as a colour misread does. The points away from the swap show white's own
+    offence, and that is what the alarm says, at the points white moved."""
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    played = Position(
+        "short", tuple(1 if i == 23 else (1 if i == 21 else n) for i, n in enumerate(start.points))
+    )
+    swapped = list(played.points)
+    swapped[11], swapped[12] = swapped[12], swapped[11]
+    seen = BoardReading.certain(Position("short", tuple(swapped)), 0.999)
+    alone = decode(t.ref.variant, start, Roll(6, 5), True, seen, t.ref.config)
+    assert alone.kind == "illegal" and alone.verdict is not None
+    assert alone.verdict.reason == "black's checkers moved on white's turn"
+    t.see(seen, frames=20)
+    alert = t.ref.alerts[ILLEGAL_PLAY]
+    assert "black's checkers moved" not in alert.text and "6-5" in alert.text, alert.text
+    assert set(t.last("illegal").data["points"]) == {22, 24}
+
+
 def test_an_illegal_board_read_differently_from_frame_to_frame_still_raises_the_alarm(table: Make) -> None:
     t = table("short")
     start = Position.initial("short")
