@@ -9,7 +9,9 @@ the two checker colours, which calibration learns) and reused for every frame::
     obs.top[0].counts                # P(0..15 checkers) on the top-left point
 
 The stages, each a pure function of its own module: rectify -> evidence -> detect -> count -> colour
--> settle.
+-> settle. The one thing a recognizer keeps from frame to frame is the two checker colours of the
+still frames that showed both (``memory``): a board with one side's checkers alone is read against
+them. Frames of another board need a recognizer of their own.
 """
 
 from __future__ import annotations
