@@ -759,20 +759,15 @@ class Referee:
         if chosen.kind in _ALARMS and _names_any(chosen.verdict, self.misread):
             # the reason came from a point the camera has long read wrong (glare): give the
             # reason the other points give, when they too say the play is illegal
-            others = self._decode(turn, reading.unread(self.misread | reading.suspect), judging)
-            if (
-                others.verdict is not None
-                and not others.verdict.legal
-                and not _names_any(others.verdict, self.misread)
-            ):
-                chosen = replace(chosen, verdict=others.verdict)
+            others = self._fault_elsewhere(turn, reading, self.misread | reading.suspect, judging)
+            if others is not None and not _names_any(others, self.misread):
+                chosen = replace(chosen, verdict=others)
         if chosen.kind in _ALARMS and chosen.verdict is not None and chosen.verdict.codes == ("opponent",):
             # "the opponent's checkers moved" is also how stacks read in the swapped colour look:
             # when the other points alone show an offence of the mover's own, say that (the
             # alarm still needs the margin a picture of the opponent's checkers moved needs)
-            theirs = frozenset(chosen.verdict.points)
-            own = self._decode(turn, reading.unread(theirs), judging).verdict
-            if own is not None and not own.legal and "opponent" not in own.codes:
+            own = self._fault_elsewhere(turn, reading, frozenset(chosen.verdict.points), judging)
+            if own is not None and "opponent" not in own.codes:
                 chosen = replace(chosen, verdict=replace(own, codes=(*own.codes, "opponent")))
         if chosen.kind in ("unchanged", "complete") and chosen.position is not None:
             self._learn_gap(reading, chosen.position)
@@ -828,6 +823,14 @@ class Referee:
             self._apply(turn, self._offence(chosen) if wrong else chosen)
 
         return key, act
+
+    def _fault_elsewhere(
+        self, turn: Turn, reading: BoardReading, points: frozenset[int], judging: RefereeConfig
+    ) -> Verdict | None:
+        """The judge's reason when ``turn``'s board, read without ``points``, is still illegal
+        (None when it is then legal or no reason is found)."""
+        verdict = self._decode(turn, reading.unread(points), judging).verdict
+        return verdict if verdict is not None and not verdict.legal else None
 
     def _follow_run(self, key: Hashable) -> None:
         """Keep the decisions of the frames behind a wrong board while it settles."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -224,7 +224,15 @@ class Recognizer:
             )
 
         def colour() -> tuple[
-            F64, F64, list[int], list[int], list[Line], list[NDArray[np.bool_]], NDArray[np.bool_], Groups
+            F64,
+            F64,
+            list[int],
+            list[int],
+            list[Line],
+            list[NDArray[np.bool_]],
+            NDArray[np.bool_],
+            Groups,
+            Groups,
         ]:
             k = max(3, int(round(self.diameter_px * 0.4)) | 1)
             h, w = ev.lab.shape[:2]
@@ -293,7 +301,10 @@ class Recognizer:
             sure = np.array([1.0 - lines[i].probabilities[0] for i in occupied] + [1.0] * len(bar_samples))
             sure_wts = wts * np.clip(sure, 0.0, 1.0) ** cfg.colour.certainty_power
             groups_found = colour_groups(cfg.colour, colours, sure_wts, self.colours, defining)
-            own[:] = [groups_found, colours, sure_wts]
+            # what the memory becomes if the frame turns out still (settle decides)
+            memory = self.memory
+            if groups_found is not None and self.colours is None:
+                memory = remembered(cfg.colour, self.memory, groups_found, colours, sure_wts)
             if self.memory is not None and len(colours):
                 if groups_found is None or not agrees(cfg.colour, self.memory, groups_found):
                     # one colour left (or its stacks split in lit and shaded): judged against
@@ -358,10 +369,11 @@ class Recognizer:
                 far = group_distance(cfg.colour, groups_found, np.array(samples).reshape(-1, 3))
                 alike = [np.full(len(c), f <= limit_spreads) for c, f in zip(disc_colours, far, strict=True)]
                 bar_alike = group_distance(cfg.colour, groups_found, bar_cols) <= limit_spreads
-            return p_lines, p_bar_all, strange, lit, lines, alike, bar_alike, groups_found
+            return p_lines, p_bar_all, strange, lit, lines, alike, bar_alike, groups_found, memory
 
-        own: list[Any] = [None, None, None]  # the frame's own two colours, its stacks' colours, weights
-        p_lines, p_bar, strange, lit, checked, alike, bar_alike, groups = _timed(timings, "colour", colour)
+        p_lines, p_bar, strange, lit, checked, alike, bar_alike, groups, memory = _timed(
+            timings, "colour", colour
+        )
         tops, bottoms = checked[:POINTS_PER_ROW], checked[POINTS_PER_ROW:]
 
         def tray() -> CountReading | None:
@@ -409,8 +421,8 @@ class Recognizer:
         unsettled = found.places
         unsettled = tuple(dict.fromkeys(unsettled + tuple(place_name(i) for i in strange)))
         glare = tuple(dict.fromkeys(found.glare + tuple(place_name(i) for i in lit)))
-        if not unsettled and own[0] is not None and self.colours is None:
-            self.memory = remembered(cfg.colour, self.memory, own[0], own[1], own[2])
+        if not unsettled:
+            self.memory = memory
 
         def assemble() -> tuple[
             tuple[PointReading, ...], tuple[PointReading, ...], CountReading, CountReading
