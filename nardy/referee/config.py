@@ -63,7 +63,9 @@ class RefereeConfig:
     the camera would have to be badly wrong about)."""
     bias_window: int = 15
     """Settled readings over which the referee learns how far this camera usually reads from the
-    position that stands (the median gap); thresholds count from there."""
+    position that stands (the median gap, over the board and at each place); thresholds count
+    from there, but a board is forgiven only the usual gap of the places where it departs from
+    the reading: a checker one point off at a place the camera reads right counts in full."""
     max_bias: float = 4.0
     """The most of that usual gap the referee forgives (a camera worse than this needs looking at)."""
     misread_seconds: float = 10.0

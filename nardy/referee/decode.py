@@ -42,6 +42,32 @@ class Decision:
     """For ``unsure``: the plays or states that compete."""
 
 
+@dataclass(frozen=True, slots=True)
+class Bias:
+    """How far (natural log) this camera usually reads from the position that stands: over the
+    whole board (``total``) and place by place (``usual``). A pile it always reads one short
+    costs every board that holds the pile that much, frame after frame. A board is forgiven the
+    usual gap only at the places where it departs from the free reading, and never more than the
+    usual gap over the whole board: a departure at a place the camera usually reads right (a
+    checker set one point from where the dice allow) counts in full."""
+
+    usual: tuple[float, ...] = ()
+    """Per place, as :meth:`BoardReading.place_gaps` orders them; empty when nothing is learned."""
+    total: float = 0.0
+    """The usual gap over the whole board (places the free reading fills in cost it less than the
+    sum of their own gaps)."""
+
+    def forgive(self, reading: BoardReading, position: Position, free: Position | None) -> float:
+        """What of ``position``'s gap from the free reading ``free`` is this camera's usual one."""
+        if not self.usual or free is None:
+            return 0.0
+        gaps = reading.place_gaps(position, free)
+        return min(sum(min(u, g) for u, g in zip(self.usual, gaps, strict=True) if g > 0), self.total)
+
+
+NO_BIAS = Bias()
+
+
 def decode(
     variant: Variant,
     before: Position,
@@ -49,13 +75,12 @@ def decode(
     first_turn: bool,
     reading: BoardReading,
     config: RefereeConfig,
-    bias: float = 0.0,
+    bias: Bias = NO_BIAS,
 ) -> Decision:
     """Decide what ``reading`` shows after the side to move in ``before`` threw ``roll``.
 
-    ``bias``: how far (natural log) this camera's free reading usually is from the position
-    that stands, on this board (a stack it always reads one short, say); departures beyond it
-    are what count.
+    ``bias``: how far this camera's free reading usually is from the position that stands, on
+    this board (a stack it always reads one short, say); departures beyond it are what count.
     """
     if reading.best_log_likelihood() < config.unreadable_log_likelihood:
         # the camera is unsure of every place: nothing it could tell apart is worth a decision
@@ -75,11 +100,11 @@ def decode(
         bearing=before.turn,
         most_borne=most_borne(variant, before, roll, first_turn),
     )
-    if free is None or reading.best_log_likelihood() - free_ll - bias > config.count_margin:
+    if free is None or reading.best_log_likelihood() - free_ll - bias.total > config.count_margin:
         # not even checkers that keep their count explain the board: some are missing or extra
-        gap = reading.best_log_likelihood() - best_ll - bias
+        gap = reading.best_log_likelihood() - best_ll - bias.total
         return _not_a_candidate(variant, before, roll, first_turn, reading, config, gap, None)
-    gap = free_ll - best_ll - bias
+    gap = free_ll - best_ll - bias.forgive(reading, position, free)
     if gap > min(config.illegal_margin, config.own_margin):
         found = _not_a_candidate(variant, before, roll, first_turn, reading, config, gap, free)
         if gap > config.illegal_margin or (

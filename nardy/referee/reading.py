@@ -100,6 +100,22 @@ class BoardReading:
             max(d.values()) - d.get(n, _LOG_FLOOR) for d, n in zip(self.points, position.points, strict=True)
         )
 
+    def place_gaps(self, position: Position, other: Position) -> tuple[float, ...]:
+        """For each place -- the 24 points, then the bar and the trays (white, then black) -- how
+        much less likely (log) ``position``'s count there is than ``other``'s (negative where it
+        is likelier; 0 at places not read)."""
+
+        def gap(d: dict[int, float], mine: int, theirs: int) -> float:
+            return d.get(theirs, _LOG_FLOOR) - d.get(mine, _LOG_FLOOR)
+
+        gaps = [gap(d, n, o) for d, n, o in zip(self.points, position.points, other.points, strict=True)]
+        for read, mine, theirs in (
+            (self.bar, (position.bar_white, position.bar_black), (other.bar_white, other.bar_black)),
+            (self.off, (position.off_white, position.off_black), (other.off_white, other.off_black)),
+        ):
+            gaps.extend(0.0 if read is None else gap(read[k], mine[k], theirs[k]) for k in range(2))
+        return tuple(gaps)
+
     @classmethod
     def certain(cls, position: Position, confidence: float = 0.98, settled: bool = True) -> BoardReading:
         """A reading that sees ``position`` with probability ``confidence`` at each place.

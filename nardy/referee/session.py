@@ -21,6 +21,7 @@ from typing import Any, Literal
 from nardy.referee import events as ev
 from nardy.referee.config import RefereeConfig
 from nardy.referee.decode import (
+    Bias,
     Decision,
     Finished,
     alarm_margin,
@@ -156,8 +157,9 @@ class Referee:
         self.dice: dict[str, Any] = {"connected": None, "device": None, "battery": None, "state": "idle"}
         self.camera: dict[str, Any] = {"ok": None, "message": ""}
         self.last_reading: BoardReading | None = None
-        self._gaps: deque[float] = deque(maxlen=self.config.bias_window)
-        """Recent gaps between the free reading and the position that stood (see ``bias``)."""
+        self._gaps: deque[tuple[float, ...]] = deque(maxlen=self.config.bias_window)
+        """Recent gaps, place by place, between the free reading and the position that stood
+        (see ``usual_gap``)."""
         self.misread: frozenset[int] = frozenset()
         """Points the camera has long read unlike the position that stands (see ``misread_seconds``)."""
         self._deficits: list[deque[tuple[float, float]]] = [deque() for _ in range(24)]
@@ -438,15 +440,14 @@ class Referee:
             self._end_game(result)
         return True
 
-    def _free(self, turn: Turn, reading: BoardReading) -> float:
-        """Log-likelihood of the most likely board with the checkers ``turn`` started from (the
-        mover may have borne some off): what every reading of the turn is measured against."""
-        free, _ = reading.best_keeping_count(
+    def _free(self, turn: Turn, reading: BoardReading) -> tuple[float, Position | None]:
+        """The most likely board with the checkers ``turn`` started from (the mover may have borne
+        some off), and its log-likelihood: what every reading of the turn is measured against."""
+        return reading.best_keeping_count(
             turn.before,
             bearing=turn.mover,
             most_borne=most_borne(self.variant, turn.before, turn.roll, turn.first_turn),
         )
-        return free
 
     def _clearly_finished(self, turn: Turn, reading: BoardReading, found: Finished, prior: float) -> bool:
         """Whether ``found`` is the play once something says the mover has finished (the
@@ -454,11 +455,12 @@ class Referee:
         every other finished play by ``accept_margin``, the unfinished states by that less
         ``prior``, and no board explains the reading much better."""
         cfg = self.config
-        free = self._free(turn, reading)
+        free, seen = self._free(turn, reading)
+        gap = free - reading.log_likelihood(found.after) - self.usual_gap.forgive(reading, found.after, seen)
         return (
             found.over_other >= cfg.accept_margin
             and found.over_unfinished >= cfg.accept_margin - prior
-            and free - reading.log_likelihood(found.after) - self.bias <= cfg.doubt_margin
+            and gap <= cfg.doubt_margin
         )
 
     def _ending(self, turn: Turn, reading: BoardReading) -> tuple[Hashable, Callable[[], None]] | None:
@@ -651,15 +653,24 @@ class Referee:
                 self.bus.emit("board", settled=was_settled is False, where=list(self._settler.where))
 
     @property
+    def usual_gap(self) -> Bias:
+        """How far this camera's free reading usually is from the position that stands: the
+        median over the last ``bias_window`` readings, of the whole and of each place."""
+        if len(self._gaps) < 3:
+            return Bias()
+        total = statistics.median(max(sum(gaps), 0.0) for gaps in self._gaps)
+        usual = tuple(max(statistics.median(place), 0.0) for place in zip(*self._gaps, strict=True))
+        return Bias(usual, min(total, self.config.max_bias))
+
+    @property
     def bias(self) -> float:
         """How far this camera's free reading usually is from the position that stands (log)."""
-        if len(self._gaps) < 3:
-            return 0.0
-        return min(statistics.median(self._gaps), self.config.max_bias)
+        return self.usual_gap.total
 
     def _learn_gap(self, reading: BoardReading, standing: Position) -> None:
-        free, _ = reading.best_keeping_count(standing)
-        self._gaps.append(max(free - reading.log_likelihood(standing), 0.0))
+        _, free = reading.best_keeping_count(standing)
+        if free is not None:
+            self._gaps.append(reading.place_gaps(standing, free))
         self._learn_misread(reading, standing)
 
     def _learn_misread(self, reading: BoardReading, standing: Position) -> None:
@@ -718,14 +729,16 @@ class Referee:
             return ("setup", ok), setup
         turn = self.turn
         if turn is None:
-            free, _ = reading.best_keeping_count(self.position)
-            gap = free - reading.log_likelihood(self.position) - self.bias
+            usual = self.usual_gap
+            free, kept = reading.best_keeping_count(self.position)
+            gap = free - reading.log_likelihood(self.position) - usual.forgive(reading, self.position, kept)
             changed = gap > self.config.illegal_margin
             if changed and reading.suspect:
                 # only an alarm that holds without the points something lay over is raised
                 clear = reading.without_suspects()
-                free, _ = clear.best_keeping_count(self.position)
-                if free - clear.log_likelihood(self.position) - self.bias <= self.config.illegal_margin:
+                free, kept = clear.best_keeping_count(self.position)
+                gap = free - clear.log_likelihood(self.position) - usual.forgive(clear, self.position, kept)
+                if gap <= self.config.illegal_margin:
                     return ("suspect", reading.most_likely()[0]), lambda: None
             if not changed:
                 self._learn_gap(reading, self.position)
@@ -737,7 +750,7 @@ class Referee:
         opener: Decision | None = None
         if turn.first_turn and not self.moves and decision.kind in ("illegal", "unreadable", "count"):
             other = turn.before.with_turn(turn.mover.other)
-            alt = decode(self.variant, other, turn.roll, True, reading, self.config, self.bias)
+            alt = decode(self.variant, other, turn.roll, True, reading, self.config, self.usual_gap)
             if alt.kind in ("complete", "partial"):
                 opener = alt
         chosen = opener or decision
@@ -873,16 +886,16 @@ class Referee:
         roll, source = turn.queued
         nxt = turn.mover.other
         nxt_first = nxt not in self.played
-        free = self._free(turn, reading)
+        free, seen = self._free(turn, reading)
+        usual = self.usual_gap
         best: tuple[float, Play, Position, Decision, Position] | None = None
         for play, after in self.variant.legal_plays(turn.before, turn.roll, turn.first_turn).items():
-            second = decode(
-                self.variant, after.with_turn(nxt), roll, nxt_first, reading, self.config, self.bias
-            )
+            second = decode(self.variant, after.with_turn(nxt), roll, nxt_first, reading, self.config, usual)
             if second.kind not in ("complete", "partial", "unchanged") or second.position is None:
                 continue
             ll = reading.log_likelihood(second.position)
-            if free - ll - self.bias < self.config.doubt_margin and (best is None or ll > best[0]):
+            gap = free - ll - usual.forgive(reading, second.position, seen)
+            if gap < self.config.doubt_margin and (best is None or ll > best[0]):
                 best = (ll, play, after, second, second.position)
         if best is None:
             return None
@@ -916,17 +929,19 @@ class Referee:
         roll, _ = turn.queued
         nxt = turn.mover.other
         nxt_first = nxt not in self.played
-        free = self._free(turn, reading)
+        free, seen = self._free(turn, reading)
         legal = self.variant.legal_plays(turn.before, turn.roll, turn.first_turn)
         mine = sorted((after for _, after in legal.items()), key=reading.log_likelihood, reverse=True)
         mine = mine[: self.config.revise_beam]
         mine = mine or [turn.before]
-        best = max(
-            reading.log_likelihood(position)
+        theirs = (
+            position
             for after in mine
             for _, position, _ in candidates(self.variant, after.with_turn(nxt), roll, nxt_first)
         )
-        return free - best - self.bias <= self.config.illegal_margin
+        best = max(theirs, key=reading.log_likelihood)
+        gap = free - reading.log_likelihood(best) - self.usual_gap.forgive(reading, best, seen)
+        return gap <= self.config.illegal_margin
 
     def _revise_last(self, turn: Turn, reading: BoardReading) -> tuple[Hashable, Callable[[], None]] | None:
         """The board is none of what ``turn`` can have made of the position recorded before it,
@@ -961,7 +976,7 @@ class Referee:
                 turn.first_turn,
                 reading,
                 self.config,
-                self.bias,
+                self.usual_gap,
             )
             if then.kind in ("unchanged", "partial", "complete") and then.position is not None:
                 found.append((reading.log_likelihood(then.position), play, after, then))
@@ -997,7 +1012,7 @@ class Referee:
 
     def _decode(self, turn: Turn, reading: BoardReading, config: RefereeConfig) -> Decision:
         """What ``reading`` means for ``turn`` (see ``decode``), judged with ``config``."""
-        return decode(self.variant, turn.before, turn.roll, turn.first_turn, reading, config, self.bias)
+        return decode(self.variant, turn.before, turn.roll, turn.first_turn, reading, config, self.usual_gap)
 
     def _doubted(self, turn: Turn, reading: BoardReading) -> frozenset[int]:
         """The points where the board already read otherwise when the play before ``turn`` was
