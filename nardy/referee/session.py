@@ -158,8 +158,10 @@ class Referee:
         self.camera: dict[str, Any] = {"ok": None, "message": ""}
         self.last_reading: BoardReading | None = None
         self._gaps: deque[tuple[float, ...]] = deque(maxlen=self.config.bias_window)
-        """Recent gaps, place by place, between the free reading and the position that stood
-        (see ``usual_gap``)."""
+        """Recent gaps, place by place, between the free reading and the position that stood."""
+        self.usual_gap = Bias()
+        """How far this camera's free reading usually is from the position that stands: the
+        median over ``_gaps``, of the whole and of each place (none until three are learned)."""
         self.misread: frozenset[int] = frozenset()
         """Points the camera has long read unlike the position that stands (see ``misread_seconds``)."""
         self._deficits: list[deque[tuple[float, float]]] = [deque() for _ in range(24)]
@@ -653,16 +655,6 @@ class Referee:
                 self.bus.emit("board", settled=was_settled is False, where=list(self._settler.where))
 
     @property
-    def usual_gap(self) -> Bias:
-        """How far this camera's free reading usually is from the position that stands: the
-        median over the last ``bias_window`` readings, of the whole and of each place."""
-        if len(self._gaps) < 3:
-            return Bias()
-        total = statistics.median(max(sum(gaps), 0.0) for gaps in self._gaps)
-        usual = tuple(max(statistics.median(place), 0.0) for place in zip(*self._gaps, strict=True))
-        return Bias(usual, min(total, self.config.max_bias))
-
-    @property
     def bias(self) -> float:
         """How far this camera's free reading usually is from the position that stands (log)."""
         return self.usual_gap.total
@@ -671,6 +663,10 @@ class Referee:
         _, free = reading.best_keeping_count(standing)
         if free is not None:
             self._gaps.append(reading.place_gaps(standing, free))
+            if len(self._gaps) >= 3:
+                total = statistics.median(max(sum(gaps), 0.0) for gaps in self._gaps)
+                usual = tuple(max(statistics.median(place), 0.0) for place in zip(*self._gaps, strict=True))
+                self.usual_gap = Bias(usual, min(total, self.config.max_bias))
         self._learn_misread(reading, standing)
 
     def _learn_misread(self, reading: BoardReading, standing: Position) -> None:
