@@ -75,3 +75,31 @@ def test_the_mover_may_have_borne_off_but_nobody_else() -> None:
     assert seen is not None and seen.points == after.points and seen.off_white == 12
     ll_black, seen_black = reading.best_keeping_count(before, bearing=Color.BLACK)
     assert seen_black is not None and seen_black.off_white == 10 and ll_black < ll_white - 5
+
+
+@pytest.mark.parametrize("variant", ["short", "long"])
+def test_place_gaps_add_up_to_the_gap_between_two_boards(variant: str) -> None:
+    rng = random.Random(11)
+    for _ in range(30):
+        one, other = scatter(variant, rng), scatter(variant, rng)
+        reading = noisy(one, rng)
+        gaps = reading.place_gaps(other, one)
+        assert len(gaps) == 28 and gaps[26:] == (0.0, 0.0)  # 24 points, the bar, trays not read
+        gap = reading.log_likelihood(one) - reading.log_likelihood(other)
+        assert math.isclose(sum(gaps), gap, abs_tol=1e-9)
+
+
+def test_a_usual_gap_is_forgiven_only_where_a_board_departs_and_never_more_than_its_total() -> None:
+    from nardy.referee.decode import Bias
+
+    start = Position.initial("short")
+    reading = BoardReading.certain(start, confidence=0.9)
+    moved = start.apply("13/11")  # departs from the reading at points 11 and 13
+    gaps = reading.place_gaps(moved, start)
+    assert {i + 1 for i, g in enumerate(gaps) if g > 0} == {11, 13}
+    usual = [0.0] * 28
+    usual[12], usual[5] = 1.5, 3.0  # the camera usually misreads points 13 and 6
+    assert Bias(tuple(usual), 10.0).forgive(reading, moved, start) == pytest.approx(1.5)
+    assert Bias(tuple(usual), 1.0).forgive(reading, moved, start) == pytest.approx(1.0)
+    assert Bias(tuple(usual), 10.0).forgive(reading, start, start) == 0.0
+    assert Bias().forgive(reading, moved, start) == 0.0
