@@ -64,6 +64,12 @@ class Bias:
         gaps = reading.place_gaps(position, free)
         return min(sum(min(u, g) for u, g in zip(self.usual, gaps, strict=True) if g > 0), self.total)
 
+    def gap(self, reading: BoardReading, position: Position, free: tuple[float, Position | None]) -> float:
+        """How much less likely (log) ``position`` is than the free reading ``free`` (the answer of
+        :meth:`BoardReading.best_keeping_count`), less what of that is the usual gap."""
+        free_ll, kept = free
+        return free_ll - reading.log_likelihood(position) - self.forgive(reading, position, kept)
+
 
 NO_BIAS = Bias()
 
@@ -104,7 +110,7 @@ def decode(
         # not even checkers that keep their count explain the board: some are missing or extra
         gap = reading.best_log_likelihood() - best_ll - bias.total
         return _not_a_candidate(variant, before, roll, first_turn, reading, config, gap, None)
-    gap = free_ll - best_ll - bias.forgive(reading, position, free)
+    gap = bias.gap(reading, position, (free_ll, free))
     if gap > min(config.illegal_margin, config.own_margin):
         found = _not_a_candidate(variant, before, roll, first_turn, reading, config, gap, free)
         if gap > config.illegal_margin or (

@@ -457,12 +457,10 @@ class Referee:
         every other finished play by ``accept_margin``, the unfinished states by that less
         ``prior``, and no board explains the reading much better."""
         cfg = self.config
-        free, seen = self._free(turn, reading)
-        gap = free - reading.log_likelihood(found.after) - self.usual_gap.forgive(reading, found.after, seen)
         return (
             found.over_other >= cfg.accept_margin
             and found.over_unfinished >= cfg.accept_margin - prior
-            and gap <= cfg.doubt_margin
+            and self.usual_gap.gap(reading, found.after, self._free(turn, reading)) <= cfg.doubt_margin
         )
 
     def _ending(self, turn: Turn, reading: BoardReading) -> tuple[Hashable, Callable[[], None]] | None:
@@ -726,15 +724,15 @@ class Referee:
         turn = self.turn
         if turn is None:
             usual = self.usual_gap
-            free, kept = reading.best_keeping_count(self.position)
-            gap = free - reading.log_likelihood(self.position) - usual.forgive(reading, self.position, kept)
+            gap = usual.gap(reading, self.position, reading.best_keeping_count(self.position))
             changed = gap > self.config.illegal_margin
             if changed and reading.suspect:
                 # only an alarm that holds without the points something lay over is raised
                 clear = reading.without_suspects()
-                free, kept = clear.best_keeping_count(self.position)
-                gap = free - clear.log_likelihood(self.position) - usual.forgive(clear, self.position, kept)
-                if gap <= self.config.illegal_margin:
+                if (
+                    usual.gap(clear, self.position, clear.best_keeping_count(self.position))
+                    <= self.config.illegal_margin
+                ):
                     return ("suspect", reading.most_likely()[0]), lambda: None
             if not changed:
                 self._learn_gap(reading, self.position)
@@ -882,7 +880,7 @@ class Referee:
         roll, source = turn.queued
         nxt = turn.mover.other
         nxt_first = nxt not in self.played
-        free, seen = self._free(turn, reading)
+        free = self._free(turn, reading)
         usual = self.usual_gap
         best: tuple[float, Play, Position, Decision, Position] | None = None
         for play, after in self.variant.legal_plays(turn.before, turn.roll, turn.first_turn).items():
@@ -890,8 +888,9 @@ class Referee:
             if second.kind not in ("complete", "partial", "unchanged") or second.position is None:
                 continue
             ll = reading.log_likelihood(second.position)
-            gap = free - ll - usual.forgive(reading, second.position, seen)
-            if gap < self.config.doubt_margin and (best is None or ll > best[0]):
+            if usual.gap(reading, second.position, free) < self.config.doubt_margin and (
+                best is None or ll > best[0]
+            ):
                 best = (ll, play, after, second, second.position)
         if best is None:
             return None
@@ -925,7 +924,7 @@ class Referee:
         roll, _ = turn.queued
         nxt = turn.mover.other
         nxt_first = nxt not in self.played
-        free, seen = self._free(turn, reading)
+        free = self._free(turn, reading)
         legal = self.variant.legal_plays(turn.before, turn.roll, turn.first_turn)
         mine = sorted((after for _, after in legal.items()), key=reading.log_likelihood, reverse=True)
         mine = mine[: self.config.revise_beam]
@@ -936,8 +935,7 @@ class Referee:
             for _, position, _ in candidates(self.variant, after.with_turn(nxt), roll, nxt_first)
         )
         best = max(theirs, key=reading.log_likelihood)
-        gap = free - reading.log_likelihood(best) - self.usual_gap.forgive(reading, best, seen)
-        return gap <= self.config.illegal_margin
+        return self.usual_gap.gap(reading, best, free) <= self.config.illegal_margin
 
     def _revise_last(self, turn: Turn, reading: BoardReading) -> tuple[Hashable, Callable[[], None]] | None:
         """The board is none of what ``turn`` can have made of the position recorded before it,
