@@ -83,6 +83,11 @@ class RefereeConfig:
     revise_beam: int = 24
     """When a doubtful record is weighed again against the next board, the other plays of that
     turn looked at (those nearest the board)."""
+    resync_reach: int = 8
+    """When a point has been misread that long, the records this far back that were doubtful
+    (recorded uncertain) are weighed again: another play of one of them, with every record
+    after it replayed as it stands, may explain the board (a checker the camera could not count
+    in a tall pile when it was borne off, say)."""
     unfinished_grace: int = 1
     """Settled readings a partial play may still show after the opponent threw before the
     referee raises 'play not finished'."""

@@ -48,6 +48,8 @@ class Recorder:
         self.game_id = game_id
         self.last_turn_id = last_turn_id
         self.turn_ids: list[int] = []
+        self.game_turns: dict[int, int] = {}
+        """The current game's turns recorded here: store id by turn number."""
         self.pending: list[Event] = []
         """Events whose writing failed, to be written again in order."""
         self.failures = 0
@@ -113,6 +115,7 @@ class Recorder:
             return
         if kind == "game-started":
             self.game_id = self.store.start_game(self.match_id, jpeg=self.snapshot())
+            self.game_turns = {}
         elif kind == "turn-ended" and self.game_id is not None:
             turn = data["turn"]
             flags = set(turn["flags"])
@@ -143,6 +146,7 @@ class Recorder:
                 )
                 self.last_turn_id = self.store.add_turn(self.game_id, record)
             self.turn_ids.append(self.last_turn_id)
+            self.game_turns[turn["number"]] = self.last_turn_id
         elif kind == "cube" and self.game_id is not None:
             self.store.add_cube_action(
                 self.game_id, CubeAction(data["action"], Color.parse(data["by"]), data["value"])
@@ -156,14 +160,34 @@ class Recorder:
             self.store.end_match(self.match_id)
         elif kind == "alert":
             self.store.add_alert(self.match_id, data["text"], code=data["code"], game_id=self.game_id)
-        elif kind == "turn-revised" and self.last_turn_id is not None:
+        elif kind == "turn-revised":
             turn = data["turn"]
+            # a record further back than the last (a doubtful play re-read once the boards after
+            # it showed it, and the turns that carried its error): found by its number
+            turn_id = self.game_turns.get(turn["number"])
+            if turn_id is None and data.get("last"):
+                turn_id = self.last_turn_id
+            if turn_id is None:
+                self.referee.report_alert(
+                    STORAGE,
+                    "warning",
+                    f"turn {turn['number']} was re-read, but it was recorded before this session: "
+                    "the record keeps it as first recorded",
+                )
+                return
+            if turn["play"] == data["was"]:
+                note = "the position before it was put right (a turn before it was re-read)"
+            else:
+                note = (
+                    f"re-read as {turn['play'] or '(no play)'} "
+                    f"(first recorded as {data['was'] or '(no play)'}) once the boards after it showed it"
+                )
             self.store.revise_turn(
-                self.last_turn_id,
+                turn_id,
                 Play.from_text(turn["play"]),
                 Position.from_json(turn["after"]),
-                note=f"re-read as {turn['play'] or '(no play)'} "
-                f"(first recorded as {data['was'] or '(no play)'}) once the next board showed it",
+                note=note,
+                before=Position.from_json(turn["before"]),
             )
         elif kind == "undo" and self.last_turn_id is not None:
             self.store.mark_turn(self.last_turn_id, note="taken back with undo; replayed below")

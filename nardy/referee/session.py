@@ -691,6 +691,8 @@ class Referee:
         if not misread:
             self._clear(ev.POINT_MISREAD)
             return
+        if self._resync(reading, standing):
+            return
         shown = reading.most_likely()[0]
         said = ", ".join(
             f"point {p} (read {_count_text(shown[p - 1])}, recorded {_count_text(standing.points[p - 1])})"
@@ -703,6 +705,94 @@ class Referee:
             "wrongly? An alarm's reason leaves it out until it reads right",
             points=tuple(sorted(misread)),
         )
+
+    def _resync(self, reading: BoardReading, standing: Position) -> bool:
+        """A point has been read unlike the record for ``misread_seconds``, with nothing moving:
+        a doubtful record (recorded uncertain) up to ``resync_reach`` turns back may be wrong,
+        and the records after it, right in themselves, carried its error on (a checker borne off
+        from a pile the camera could not count). If another legal play of one such record, with
+        every later play replayed as recorded, explains the board by ``misread_margin`` more
+        than the record does, as well as the free reading give or take ``doubt_margin``, and
+        clearly better than any other such change, the records are re-read with a note to
+        check. Returns whether they were."""
+        turn = self.turn
+        if not standing.same_board(self.position) or (turn is not None and turn.status != "waiting"):
+            return False
+        cfg = self.config
+        first = max(len(self.moves) - cfg.resync_reach, 0)
+        free = reading.best_keeping_count(standing)
+        found: list[tuple[float, int, list[TurnRecord]]] = []
+        for k in range(first, len(self.moves)):
+            record = self.moves[k]
+            if "uncertain" not in record.flags:
+                continue
+            first_turn = not any(m.mover is record.mover for m in self.moves[:k])
+            legal = self.variant.legal_plays(record.before, record.roll, first_turn)
+            for play, after in legal.items():
+                if after.same_board(record.after):
+                    continue
+                chain = self._replayed(k, play, after)
+                if chain is not None:
+                    found.append((reading.log_likelihood(chain[-1].after), k, chain))
+        if not found:
+            return False
+        found.sort(key=lambda f: -f[0])
+        ll, k, chain = found[0]
+        if (
+            ll - reading.log_likelihood(standing) < cfg.misread_margin
+            or self.usual_gap.gap(reading, chain[-1].after, free) > cfg.doubt_margin
+            or (len(found) > 1 and ll - found[1][0] < cfg.accept_margin)
+        ):
+            return False
+        was = self.moves[k]
+        for j, record in enumerate(chain, k):
+            old, self.moves[j] = self.moves[j], record
+            last = j == len(self.moves) - 1
+            self.bus.emit("turn-revised", turn=record.to_json(), was=old.play.text(), last=last)
+        self.position = chain[-1].after
+        if turn is not None:
+            turn.before = self.position.with_turn(turn.mover)
+        self.misread = frozenset()
+        for seen in self._deficits:
+            seen.clear()
+        self._clear(ev.POINT_MISREAD)
+        later = len(chain) - 1
+        self._alert(
+            ev.CHECK,
+            "info",
+            f"{was.mover}'s {was.roll} re-read as {chain[0].play.text() or '(no play)'} "
+            f"(was {was.play.text() or '(no play)'}): the board has shown it for "
+            f"{cfg.misread_seconds:g} s"
+            + (f", and the {later} turns after it carried it" if later else "")
+            + ": please check",
+        )
+        return True
+
+    def _replayed(self, k: int, play: Play, after: Position) -> list[TurnRecord] | None:
+        """Record ``k`` (0-based) re-read as ``play`` (leaving ``after``) and every record after
+        it replayed as recorded from there; None when one of those plays is then not legal or
+        the game would have ended before the last of them."""
+        was = self.moves[k]
+        chain = [
+            replace(was, play=play, after=after.with_turn(was.mover.other), flags=was.flags | {"revised"})
+        ]
+        for j in range(k + 1, len(self.moves)):
+            if self.variant.result(chain[-1].after, self.cube.value) is not None:
+                return None
+            record = self.moves[j]
+            before = chain[-1].after.with_turn(record.mover)
+            first_turn = not any(m.mover is record.mover for m in self.moves[:j])
+            legal = self.variant.legal_plays(before, record.roll, first_turn)
+            if record.play.steps:
+                then = legal.result_of(record.play)
+            else:
+                then = None if legal else before.with_turn(record.mover.other)
+            if then is None:
+                return None
+            chain.append(replace(record, before=before, after=then.with_turn(record.mover.other)))
+        if self.variant.result(chain[-1].after, self.cube.value) is not None:
+            return None
+        return chain
 
     def _assess(self, reading: BoardReading) -> tuple[Hashable, Callable[[], None]]:
         """What a still board means now (a key that stays the same while the meaning does), and
@@ -992,7 +1082,7 @@ class Referee:
             self.moves[-1] = record
             turn.before = record.after.with_turn(turn.mover)
             self.position = turn.before
-            self.bus.emit("turn-revised", turn=record.to_json(), was=prev.play.text())
+            self.bus.emit("turn-revised", turn=record.to_json(), was=prev.play.text(), last=True)
             self._alert(
                 ev.CHECK,
                 "info",

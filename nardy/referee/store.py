@@ -393,22 +393,27 @@ class MatchStore:
             sets = ", ".join(f"{name} = ?" for name in changes)  # names from the fixed lists above
             conn.execute(f"UPDATE turns SET {sets} WHERE id = ?", (*changes.values(), turn_id))
 
-    def revise_turn(self, turn_id: int, play: Play, after: Position, note: str) -> None:
+    def revise_turn(
+        self, turn_id: int, play: Play, after: Position, note: str, before: Position | None = None
+    ) -> None:
         """Put right a recorded turn's play and the position it left (the referee re-read a
-        doubtful play once the next board showed it); ``note`` says so in the record."""
+        doubtful play once the next board showed it), and the position it started from when a
+        turn before it was re-read (``before``); ``note`` says so in the record."""
         if not note.strip():
             raise StoreUsageError(errno.EINVAL, "a revised turn needs a note saying why")
         with self._write(f"revising turn id {turn_id}") as conn:
             row = conn.execute("SELECT before FROM turns WHERE id = ?", (turn_id,)).fetchone()
             if row is None:
                 raise StoreNotFoundError(errno.ENOENT, f"no turn with id {turn_id}")
-            if Position.from_json(row["before"]).variant != after.variant:
+            variants = {after.variant} | ({before.variant} if before is not None else set())
+            if variants != {Position.from_json(row["before"]).variant}:
                 raise StoreUsageError(
                     errno.EINVAL, f"a {after.variant} nardy position for another variant's turn"
                 )
+            start = row["before"] if before is None else before.json_text()
             conn.execute(
-                "UPDATE turns SET play = ?, after = ?, note = ? WHERE id = ?",
-                (steps_text(play), after.json_text(), note, turn_id),
+                "UPDATE turns SET play = ?, before = ?, after = ?, note = ? WHERE id = ?",
+                (steps_text(play), start, after.json_text(), note, turn_id),
             )
 
     def end_game(

@@ -118,3 +118,26 @@ def test_a_play_re_read_from_the_next_board_is_put_right_in_the_store(table: Mak
         assert turns[0].after.same_board(truth) and "first recorded as 24/13" in turns[0].note
         assert store.integrity_check() == []
         recorder.close()
+
+
+def test_turns_re_read_further_back_are_put_right_in_the_store(table: Make, tmp_path: Path) -> None:
+    from nardy.referee.reading import BoardReading
+    from tests.referee.test_session import RESYNC, _bear_off_carried_on
+
+    t = table("short", config=RESYNC, options={"opening": "rethrow"})
+    with MatchStore.open(tmp_path / "m.db") as store:
+        recorder = Recorder(store, t.ref)
+        truth = _bear_off_carried_on(t)
+        points: list[dict[int, float]] = [{n: 1.0} for n in truth.points]
+        points[0] = {truth.points[0]: 0.97, truth.points[0] + 1: 0.03}
+        t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None), frames=60)
+        record = store.load_match(recorder.match_id or 0)
+        turns = record.games[-1].turns
+        assert [turn.play.text() for turn in turns] == [m.play.text() for m in t.ref.moves]
+        assert turns[0].play.text() == "2/off 1/off" and "first recorded as 2/off" in turns[0].note
+        # the turns after it start and end where the re-read play left them
+        for turn, kept in zip(turns, t.ref.moves, strict=True):
+            assert turn.before.same_board(kept.before) and turn.after.same_board(kept.after)
+        assert turns[-1].after.same_board(truth) and "put right" in turns[1].note
+        assert store.integrity_check() == []
+        recorder.close()
