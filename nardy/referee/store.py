@@ -398,7 +398,8 @@ class MatchStore:
     ) -> None:
         """Put right a recorded turn's play and the position it left (the referee re-read a
         doubtful play once the next board showed it), and the position it started from when a
-        turn before it was re-read (``before``); ``note`` says so in the record."""
+        turn before it was re-read (``before``); ``note`` says so in the record, after any note
+        the turn had (what was said of it when it was first recorded stays)."""
         if not note.strip():
             raise StoreUsageError(errno.EINVAL, "a revised turn needs a note saying why")
         with self._write(f"revising turn id {turn_id}") as conn:
@@ -412,8 +413,9 @@ class MatchStore:
                 )
             start = row["before"] if before is None else before.json_text()
             conn.execute(
-                "UPDATE turns SET play = ?, before = ?, after = ?, note = ? WHERE id = ?",
-                (steps_text(play), start, after.json_text(), note, turn_id),
+                "UPDATE turns SET play = ?, before = ?, after = ?,"
+                " note = CASE WHEN note = '' THEN ? ELSE note || '; ' || ? END WHERE id = ?",
+                (steps_text(play), start, after.json_text(), note, note, turn_id),
             )
 
     def end_game(

@@ -135,6 +135,8 @@ def test_turns_re_read_further_back_are_put_right_in_the_store(table: Make, tmp_
         turns = record.games[-1].turns
         assert [turn.play.text() for turn in turns] == [m.play.text() for m in t.ref.moves]
         assert turns[0].play.text() == "2/off 1/off" and "first recorded as 2/off" in turns[0].note
+        # what was said of it when it was first recorded stays
+        assert turns[0].note.startswith("the camera was unsure")
         # the turns after it start and end where the re-read play left them
         for turn, kept in zip(turns, t.ref.moves, strict=True):
             assert turn.before.same_board(kept.before) and turn.after.same_board(kept.after)
