@@ -47,7 +47,6 @@ class Recorder:
         self.match_id = match_id
         self.game_id = game_id
         self.last_turn_id = last_turn_id
-        self.turn_ids: list[int] = []
         self.game_turns: dict[int, int] = {}
         """The current game's turns recorded here: store id by turn number."""
         self.pending: list[Event] = []
@@ -145,7 +144,6 @@ class Recorder:
                     STORAGE, "warning", "the disk is nearly full: board pictures are no longer saved"
                 )
                 self.last_turn_id = self.store.add_turn(self.game_id, record)
-            self.turn_ids.append(self.last_turn_id)
             self.game_turns[turn["number"]] = self.last_turn_id
         elif kind == "cube" and self.game_id is not None:
             self.store.add_cube_action(

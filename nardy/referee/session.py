@@ -726,8 +726,7 @@ class Referee:
             record = self.moves[k]
             if "uncertain" not in record.flags:
                 continue
-            first_turn = not any(m.mover is record.mover for m in self.moves[:k])
-            legal = self.variant.legal_plays(record.before, record.roll, first_turn)
+            legal = self.variant.legal_plays(record.before, record.roll, self._first_turn_of(k))
             for play, after in legal.items():
                 if after.same_board(record.after):
                     continue
@@ -778,21 +777,19 @@ class Referee:
         ]
         for j in range(k + 1, len(self.moves)):
             if self.variant.result(chain[-1].after, self.cube.value) is not None:
-                return None
+                return None  # the game would have ended here
             record = self.moves[j]
             before = chain[-1].after.with_turn(record.mover)
-            first_turn = not any(m.mover is record.mover for m in self.moves[:j])
-            legal = self.variant.legal_plays(before, record.roll, first_turn)
-            if record.play.steps:
-                then = legal.result_of(record.play)
-            else:
-                then = None if legal else before.with_turn(record.mover.other)
+            legal = self.variant.legal_plays(before, record.roll, self._first_turn_of(j))
+            then = legal.result_of(record.play) if record.play.steps else (None if legal else before)
             if then is None:
                 return None
             chain.append(replace(record, before=before, after=then.with_turn(record.mover.other)))
-        if self.variant.result(chain[-1].after, self.cube.value) is not None:
-            return None
-        return chain
+        return None if self.variant.result(chain[-1].after, self.cube.value) is not None else chain
+
+    def _first_turn_of(self, k: int) -> bool:
+        """Whether record ``k`` (0-based) was its mover's first turn of the game."""
+        return not any(m.mover is self.moves[k].mover for m in self.moves[:k])
 
     def _assess(self, reading: BoardReading) -> tuple[Hashable, Callable[[], None]]:
         """What a still board means now (a key that stays the same while the meaning does), and
@@ -1041,7 +1038,7 @@ class Referee:
             or not prev.after.same_board(turn.before)
         ):
             return None
-        prev_first = not any(m.mover is prev.mover for m in self.moves[:-1])
+        prev_first = self._first_turn_of(len(self.moves) - 1)
         legal = self.variant.legal_plays(prev.before, prev.roll, prev_first)
         # the alternatives nearest the board now (it differs from theirs only by the checkers
         # ``turn`` moved since); the decoding below is the costly part
