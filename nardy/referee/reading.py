@@ -93,6 +93,17 @@ class BoardReading:
         suspect = self.suspect if keep_suspect else frozenset()
         return BoardReading(dists, self.bar, self.off, self.settled, self.unsettled, suspect)
 
+    def pinned(self, points: frozenset[int], position: Position) -> BoardReading:
+        """This reading with ``points`` (1..24) read as surely holding what ``position`` has
+        there: what the other places show, if those had not changed."""
+        if not points:
+            return self
+        dists = tuple(
+            {n: 0.0} if i + 1 in points else d
+            for i, (d, n) in enumerate(zip(self.points, position.points, strict=True))
+        )
+        return BoardReading(dists, self.bar, self.off, self.settled, self.unsettled, self.suspect)
+
     def deficits(self, position: Position) -> tuple[float, ...]:
         """For each point, how much less likely (log) ``position``'s count there is than the
         count this reading finds likeliest (0 where the reading agrees)."""

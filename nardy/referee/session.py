@@ -857,10 +857,15 @@ class Referee:
             if others is not None and not _names_any(others, self.misread):
                 chosen = replace(chosen, verdict=others)
         if chosen.kind in _ALARMS and chosen.verdict is not None and chosen.verdict.codes == ("opponent",):
-            # "the opponent's checkers moved" is also how stacks read in the swapped colour look:
-            # when the other points alone show an offence of the mover's own, say that (the
-            # alarm still needs the margin a picture of the opponent's checkers moved needs)
-            own = self._fault_elsewhere(turn, reading, frozenset(chosen.verdict.points), judging)
+            # "the opponent's checkers moved" is also how stacks read in the swapped colour look,
+            # or a pile read short: when the board with the opponent's checkers left where they
+            # stood shows an offence of the mover's own, say that (the alarm still needs the
+            # margin a picture of the opponent's checkers moved needs). Those points are taken
+            # as they stood rather than unread: an unread point would soak up any checkers the
+            # count leaves over, and the reason would name it again
+            theirs = frozenset(chosen.verdict.points)
+            pinned = self._decode(turn, reading.pinned(theirs, turn.before), judging).verdict
+            own = pinned if pinned is not None and not pinned.legal else None
             if own is not None and "opponent" not in own.codes:
                 chosen = replace(chosen, verdict=replace(own, codes=(*own.codes, "opponent")))
         if chosen.kind in ("unchanged", "complete") and chosen.position is not None:

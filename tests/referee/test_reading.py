@@ -103,3 +103,22 @@ def test_a_usual_gap_is_forgiven_only_where_a_board_departs_and_never_more_than_
     assert Bias(tuple(usual), 1.0).forgive(reading, moved, start) == pytest.approx(1.0)
     assert Bias(tuple(usual), 10.0).forgive(reading, start, start) == 0.0
     assert Bias().forgive(reading, moved, start) == 0.0
+
+
+def test_pinned_points_hold_what_the_position_has_there_and_unread_ones_soak_up_the_count() -> None:
+    """Pinning points 7 and 12 to what the start has there keeps white's checkers on white's head;
+    left unread, point 7 takes the three white checkers the reading of point 24 is unsure of."""
+    start = Position.initial("long")
+    points: list[dict[int, float]] = [{n: 1.0} for n in start.points]
+    points[11] = {-4: 0.5, -15: 0.5}
+    points[23] = {12: 0.4, 15: 0.3, 13: 0.3}
+    reading = BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), ({0: 1.0}, {0: 1.0}))
+    both = frozenset({7, 12})
+    pinned = reading.pinned(both, start)
+    assert pinned.points[6] == {0: 0.0} and pinned.points[11] == {-15: 0.0}
+    assert all(pinned.points[i] is reading.points[i] for i in range(24) if i + 1 not in both)
+    _, kept = pinned.best_keeping_count(start)
+    assert kept is not None and kept.points[11] == -15 and kept.points[23] == 15
+    _, soaked = reading.unread(both).best_keeping_count(start)
+    assert soaked is not None and (soaked.points[6], soaked.points[11], soaked.points[23]) == (3, -15, 12)
+    assert reading.pinned(frozenset(), start) is reading

@@ -102,6 +102,37 @@ def test_an_illegal_play_seen_with_two_stacks_in_swapped_colours_is_named_by_the
     assert set(t.last("illegal").data["points"]) == {22, 24}
 
 
+def test_an_illegal_play_beside_the_opponents_misread_pile_is_named_by_the_movers_own_fault(
+    table: Make,
+) -> None:
+    """Long nardy: black has played 12/7, and white plays 24/19 with 1-1 (five pips). The camera
+    reads black's single on 7 in white's colour and cannot count either head: the board it reads
+    says "black's checkers moved" (at 7 and 12). With black's checkers left as they stood, the
+    rest of the board shows white's own fault, and that is what the alarm says."""
+    t = table("long")
+    start = Position.initial("long")
+    t.show(start)
+    t.roll(2, 3)  # black's 3 beats white's 2: black moves first with 3-2
+    before = start.with_turn(Color.BLACK).apply("24/19")  # 12/7 in white's numbering
+    t.show(before)
+    t.roll(1, 1)
+    assert t.ref.turn is not None and t.ref.turn.mover is Color.WHITE and t.ref.position.same_board(before)
+    points: list[dict[int, float]] = [{n: 1.0} for n in before.points]
+    points[6] = {1: 0.9, -1: 0.1}  # black's single, read in white's colour
+    points[11] = {-4: 0.3, -15: 0.2, -14: 0.2, -13: 0.15, -12: 0.15}  # black's head
+    points[18] = {1: 0.6, 2: 0.4}  # white's checker, five pips from the head
+    points[23] = {11: 0.3, 12: 0.25, 13: 0.2, 14: 0.25}  # white's head
+    reading = BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), ({0: 1.0}, {0: 1.0}))
+    alone = decode(t.ref.variant, t.ref.turn.before, Roll(1, 1), True, reading, t.ref.config)
+    assert alone.kind == "illegal" and alone.verdict is not None
+    assert alone.verdict.codes == ("opponent",) and set(alone.verdict.points) == {7, 12}
+    t.see(reading, frames=20)
+    assert ILLEGAL_PLAY in t.alerts()
+    said = t.last("illegal").data
+    assert "black's checkers moved" not in said["reason"] and "5 pips" in said["reason"], said["reason"]
+    assert set(said["points"]) == {19, 24}
+
+
 def test_an_illegal_board_read_differently_from_frame_to_frame_still_raises_the_alarm(table: Make) -> None:
     t = table("short")
     start = Position.initial("short")
