@@ -864,8 +864,7 @@ class Referee:
             # as they stood rather than unread: an unread point would soak up any checkers the
             # count leaves over, and the reason would name it again
             theirs = frozenset(chosen.verdict.points)
-            pinned = self._decode(turn, reading.pinned(theirs, turn.before), judging).verdict
-            own = pinned if pinned is not None and not pinned.legal else None
+            own = self._fault_in(turn, reading.pinned(theirs, turn.before), judging)
             if own is not None and "opponent" not in own.codes:
                 chosen = replace(chosen, verdict=replace(own, codes=(*own.codes, "opponent")))
         if chosen.kind in ("unchanged", "complete") and chosen.position is not None:
@@ -928,7 +927,11 @@ class Referee:
     ) -> Verdict | None:
         """The judge's reason when ``turn``'s board, read without ``points``, is still illegal
         (None when it is then legal or no reason is found)."""
-        verdict = self._decode(turn, reading.unread(points), judging).verdict
+        return self._fault_in(turn, reading.unread(points), judging)
+
+    def _fault_in(self, turn: Turn, reading: BoardReading, judging: RefereeConfig) -> Verdict | None:
+        """The judge's reason when ``reading`` shows ``turn``'s play illegal (else None)."""
+        verdict = self._decode(turn, reading, judging).verdict
         return verdict if verdict is not None and not verdict.legal else None
 
     def _follow_run(self, key: Hashable) -> None:
