@@ -853,7 +853,7 @@ class Referee:
         if chosen.kind in _ALARMS and _names_any(chosen.verdict, self.misread):
             # the reason came from a point the camera has long read wrong (glare): give the
             # reason the other points give, when they too say the play is illegal
-            others = self._fault_elsewhere(turn, reading, self.misread | reading.suspect, judging)
+            others = self._fault_in(turn, reading.unread(self.misread | reading.suspect), judging)
             if others is not None and not _names_any(others, self.misread):
                 chosen = replace(chosen, verdict=others)
         if chosen.kind in _ALARMS and chosen.verdict is not None and chosen.verdict.codes == ("opponent",):
@@ -922,15 +922,9 @@ class Referee:
 
         return key, act
 
-    def _fault_elsewhere(
-        self, turn: Turn, reading: BoardReading, points: frozenset[int], judging: RefereeConfig
-    ) -> Verdict | None:
-        """The judge's reason when ``turn``'s board, read without ``points``, is still illegal
-        (None when it is then legal or no reason is found)."""
-        return self._fault_in(turn, reading.unread(points), judging)
-
     def _fault_in(self, turn: Turn, reading: BoardReading, judging: RefereeConfig) -> Verdict | None:
-        """The judge's reason when ``reading`` shows ``turn``'s play illegal (else None)."""
+        """The judge's reason when ``reading`` (a frame's reading with some points unread or
+        pinned) shows ``turn``'s play illegal (None when it is legal or no reason is found)."""
         verdict = self._decode(turn, reading, judging).verdict
         return verdict if verdict is not None and not verdict.legal else None
 
