@@ -52,6 +52,11 @@ class EvidenceConfig:
     """... times this (so a mid-grey step keeps about its size); 0 measures edges on plain lightness."""
     gradient_floor: float = 4.0
     """Added to the median squared gradient before normalising (keeps flat felt from amplifying noise)."""
+    strong_edge_ratio: float = 800.0
+    """The normalising scale is at least the board's strong edges (``strong_edge_quantile`` of the
+    squared gradient) divided by this (0: no such bound). On a smooth painted field the median is
+    tiny next to the point and checker edges; unbounded, every edge on it looks huge."""
+    strong_edge_quantile: float = 0.95
 
 
 @dataclass(frozen=True)

@@ -205,7 +205,7 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
     gx *= masks.inside_weight
     gy *= masks.inside_weight
     gx2, gy2 = gx * gx, gy * gy
-    scale = float(median(gx2[::2, ::2] + gy2[::2, ::2])) + config.gradient_floor
+    scale = edge_scale(gx2[::2, ::2] + gy2[::2, ::2], config)
     half = np.float32(0.5 / scale)
     d1, d2 = gx + gy, gx - gy
     d1 *= d1
@@ -235,3 +235,17 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
         config.dark_offset,
         diff if settle_diff is None else settle_diff,
     )
+
+
+def edge_scale(g2: F32, config: EvidenceConfig) -> float:
+    """The squared gradient that counts as 1: the median of ``g2`` (any shape) plus the floor, and
+    at least the strong edges' level over ``strong_edge_ratio``."""
+    if config.strong_edge_ratio <= 0:
+        return float(median(g2)) + config.gradient_floor
+    flat = g2.reshape(-1)
+    n = flat.size
+    k = n // 2
+    top = min(n - 1, max(k + 1, int(config.strong_edge_quantile * n)))
+    part = np.partition(flat, (k - 1, k, top))
+    middle = float(part[k]) if n % 2 else (float(part[k - 1]) + float(part[k])) / 2
+    return max(middle + config.gradient_floor, float(part[top]) / config.strong_edge_ratio)
