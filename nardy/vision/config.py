@@ -57,6 +57,7 @@ class EvidenceConfig:
     squared gradient) divided by this (0: no such bound). On a smooth painted field the median is
     tiny next to the point and checker edges; unbounded, every edge on it looks huge."""
     strong_edge_quantile: float = 0.95
+    """Which share of the board's squared gradients lies below its "strong edges" (0.5 to 1)."""
 
 
 @dataclass(frozen=True)
