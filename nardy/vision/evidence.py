@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from nardy.vision.config import EvidenceConfig
 from nardy.vision.masks import EDGE, FIELD, OUTSIDE, POINT0, POINT1, BoardMasks
-from nardy.vision.stats import median
+from nardy.vision.stats import median, median_and_quantile
 
 F32 = NDArray[np.float32]
 
@@ -242,10 +242,5 @@ def edge_scale(g2: F32, config: EvidenceConfig) -> float:
     at least the strong edges' level over ``strong_edge_ratio``."""
     if config.strong_edge_ratio <= 0:
         return float(median(g2)) + config.gradient_floor
-    flat = g2.reshape(-1)
-    n = flat.size
-    k = n // 2
-    top = min(n - 1, max(k + 1, int(config.strong_edge_quantile * n)))
-    part = np.partition(flat, (k - 1, k, top))
-    middle = float(part[k]) if n % 2 else (float(part[k - 1]) + float(part[k])) / 2
-    return max(middle + config.gradient_floor, float(part[top]) / config.strong_edge_ratio)
+    middle, strong = median_and_quantile(g2, config.strong_edge_quantile)
+    return max(middle + config.gradient_floor, strong / config.strong_edge_ratio)

@@ -24,11 +24,28 @@ def median(x: NDArray[S], axis: int | None = None) -> NDArray[S]:
     # both middle places are asked for even when one is wanted: numpy selects a pair of places in a
     # long array several times faster than a single one
     part = np.partition(x, (k - 1, k) if n % 2 == 0 or n > PAIR_FROM else k, axis=axis)
+    return _middle(part, n, axis, x.dtype)
+
+
+def median_and_quantile(x: NDArray[S], q: float) -> tuple[float, float]:
+    """The median of all of ``x`` (as ``median`` gives it) and the value at place ``int(q * n)`` of
+    its n values in order (q from 0.5 to 1), from one partition; for data without NaNs."""
+    flat = x.reshape(-1)
+    n = flat.size
+    k = n // 2
+    top = min(n - 1, max(k, int(q * n)))
+    part = np.partition(flat, (max(k - 1, 0), k, top))
+    return float(_middle(part, n, 0, flat.dtype)), float(part[top])
+
+
+def _middle(part: NDArray[S], n: int, axis: int, dtype: np.dtype[S]) -> NDArray[S]:
+    """The median along ``axis`` of ``part`` (n long there), partitioned at its middle place(s)."""
+    k = n // 2
     if n % 2:
-        return np.asarray(np.take(part, k, axis=axis), dtype=x.dtype)
+        return np.asarray(np.take(part, k, axis=axis), dtype=dtype)
     # np.median averages the two middle values in the data's own precision: (a + b) / 2
     both = np.take(part, k - 1, axis=axis) + np.take(part, k, axis=axis)
-    return np.asarray(both / 2, dtype=x.dtype)
+    return np.asarray(both / 2, dtype=dtype)
 
 
 def _reflected(i: NDArray[np.intp], n: int) -> NDArray[np.intp]:

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from nardy.vision.stats import PAIR_FROM, median, window_means
+from nardy.vision.stats import PAIR_FROM, median, median_and_quantile, window_means
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 8, PAIR_FROM, PAIR_FROM + 1, PAIR_FROM + 2, 1001])
@@ -18,6 +18,15 @@ def test_median_is_numpys_median_in_the_datas_own_precision(n: int, dtype: type)
     assert median(x) == np.median(x).astype(dtype)
     along = median(x, axis=1)
     assert along.dtype == np.dtype(dtype) and np.array_equal(along, np.median(x, axis=1).astype(dtype))
+
+
+@pytest.mark.parametrize("n", [2, 7, 8, 1001])
+@pytest.mark.parametrize("q", [0.5, 0.95, 1.0])
+def test_median_and_quantile_are_the_median_and_the_sorted_value_at_the_place(n: int, q: float) -> None:
+    x = np.random.default_rng(n).normal(size=(n, 1)).astype(np.float32)  # any shape: all of it counts
+    middle, top = median_and_quantile(x, q)
+    assert middle == float(median(x))
+    assert top == float(np.sort(x.reshape(-1))[min(n - 1, int(q * n))])
 
 
 @pytest.mark.parametrize("k", [1, 3, 5, 9])
