@@ -2,8 +2,11 @@
 
 The two classes come from the frame itself: the colours of all stacks (and bar checkers) are split
 in two along their main axis of variation (each group holding a fair share of the checkers, so a
-stray detection cannot be a group of its own); "light" is the paler group -- the one nearer white,
-so a translucent white beats gold where the light evens out their lightness, and red beats blue.
+stray detection cannot be a group of its own) -- or along one of the three Lab axes, when that
+parts the two groups further in their own spreads (under a lamp the main axis is mostly lightness,
+and a lit-up gold stack goes with the whites; the yellow axis keeps it gold); "light" is the paler
+group -- the one nearer white, so a translucent white beats gold where the light evens out their
+lightness, and red beats blue.
 Only the points' stacks define the groups when there are enough of them; bar candidates are judged
 against them. When calibration knows the two colours (``prototypes``) they are used instead. A frame
 whose checkers make no two colours of their own (one side has borne all its checkers off) can be
@@ -36,19 +39,13 @@ def _mean_rows(x: F64, weights: F64) -> F64:
     return np.asarray((x * w).sum(axis=0) / total, dtype=np.float64)
 
 
-def _two_means(x: F64, weights: F64, min_share: float) -> tuple[F64, F64, NDArray[np.bool_]]:
-    """Split rows of ``x`` (N, 3) with ``weights`` (N,) in two along their principal axis (the best 1-D
-    cut, refined by 2-means in full colour); each group keeps at least ``min_share`` of the weight, so
-    one stray stack cannot be a group of its own."""
+def _cut(x: F64, weights: F64, min_share: float) -> tuple[NDArray[np.bool_], bool]:
+    """The best cut of values ``x`` (N,) with ``weights`` (N,) in two (least within-group sum of
+    squares, from running sums): (the upper group, whether each group keeps at least ``min_share``
+    of the weight -- when no cut can, the best cut of all)."""
     n = len(x)
-    centre = _mean_rows(x, weights)
-    if n < 2:
-        return centre, centre, np.zeros(n, bool)
-    _, _, vt = np.linalg.svd((x - centre) * np.sqrt(weights)[:, None], full_matrices=False)
-    proj = (x - centre) @ vt[0]
-    order = np.argsort(proj)
-    xs, ws = proj[order], weights[order]
-    # within-group sum of squares for every cut, from running sums
+    order = np.argsort(x)
+    xs, ws = x[order], weights[order]
     cw, c1, c2 = np.cumsum(ws), np.cumsum(ws * xs), np.cumsum(ws * xs * xs)
     total = float(cw[-1])
     k = np.arange(n - 1)
@@ -59,6 +56,20 @@ def _two_means(x: F64, weights: F64, min_share: float) -> tuple[F64, F64, NDArra
         cost = np.where(fair, cost, np.inf)
     group = np.zeros(n, bool)
     group[order[int(np.argmin(cost)) + 1 :]] = True
+    return group, bool(fair.any())
+
+
+def _two_means(x: F64, weights: F64, min_share: float) -> tuple[F64, F64, NDArray[np.bool_]]:
+    """Split rows of ``x`` (N, 3) with ``weights`` (N,) in two along their principal axis (the best 1-D
+    cut, refined by 2-means in full colour); each group keeps at least ``min_share`` of the weight, so
+    one stray stack cannot be a group of its own."""
+    n = len(x)
+    centre = _mean_rows(x, weights)
+    if n < 2:
+        return centre, centre, np.zeros(n, bool)
+    _, _, vt = np.linalg.svd((x - centre) * np.sqrt(weights)[:, None], full_matrices=False)
+    group, _ = _cut((x - centre) @ vt[0], weights, min_share)
+    total = float(weights.sum())
     for _ in range(5):  # refine with plain 2-means in full colour
         ca = _mean_rows(x[~group], weights[~group])
         cb = _mean_rows(x[group], weights[group])
@@ -73,6 +84,38 @@ def _two_means(x: F64, weights: F64, min_share: float) -> tuple[F64, F64, NDArra
         _mean_rows(x[group], weights[group]),
         group,
     )
+
+
+def _spread(config: ColourConfig, x: F64, a: F64, b: F64, in_b: NDArray[np.bool_]) -> F64:
+    """The spread of each axis (3,) within two groups of rows ``x`` (N, 3): ``b`` the mean of the rows
+    ``in_b``, ``a`` of the others (uneven light spreads lightness, seldom hue)."""
+    deviation = np.abs(x - np.where(in_b[:, None], b, a))
+    return np.asarray(
+        config.spread_scale
+        * np.maximum(config.spread_floor / np.sqrt(3.0), 1.4826 * median(deviation, axis=0)),
+        dtype=np.float64,
+    )
+
+
+def _axis_split(config: ColourConfig, x: F64, weights: F64, axis: int) -> tuple[F64, F64, F64] | None:
+    """Rows ``x`` (N, 3) with ``weights`` (N,) split in two by a cut along one ``axis``, then each row
+    moved to the group it is nearer in the groups' own spreads until none moves: (the two groups'
+    means, the spread) -- or None when no cut leaves each group ``min_share`` of the weight."""
+    group, fair = _cut(x[:, axis], weights, config.min_share)
+    if not fair:
+        return None
+    total = float(weights.sum())
+    for _ in range(config.refine_rounds):
+        a, b = _mean_rows(x[~group], weights[~group]), _mean_rows(x[group], weights[group])
+        spread = _spread(config, x, a, b, group)
+        new = np.sum(((x - b) / spread) ** 2, axis=1) < np.sum(((x - a) / spread) ** 2, axis=1)
+        if (new == group).all() or min(
+            float(weights[new].sum()), float(weights[~new].sum())
+        ) < config.min_share * total:
+            break
+        group = new
+    a, b = _mean_rows(x[~group], weights[~group]), _mean_rows(x[group], weights[group])
+    return a, b, _spread(config, x, a, b, group)
 
 
 def paleness(config: ColourConfig, lab: F64) -> F64:
@@ -122,12 +165,24 @@ def _split(
         a, b, _ = _two_means(xr, wr, config.min_share)
         separation = float(np.linalg.norm(a - b))
         light, dark = (a, b) if paleness(config, a / w) > paleness(config, b / w) else (b, a)
-    # spread of each axis within the groups: uneven light spreads lightness, seldom hue
     nearer = np.linalg.norm(xr - light, axis=1) < np.linalg.norm(xr - dark, axis=1)
-    deviation = np.abs(xr - np.where(nearer[:, None], light, dark))
-    spread = config.spread_scale * np.maximum(
-        config.spread_floor / np.sqrt(3.0), 1.4826 * median(deviation, axis=0)
-    )
+    spread = _spread(config, xr, dark, light, nearer)
+    if prototypes is None and len(xr) >= 2:
+        # where the light is uneven, the principal axis is mostly lightness and can cut a lit-up
+        # colour from its shaded stacks; a cut along one axis (the hue that tells gold from a
+        # translucent white) may part the two much better in their own spreads
+        apart = float(np.sum(((light - dark) / spread) ** 2))
+        for axis in range(3):
+            found = _axis_split(config, xr, wr, axis)
+            if found is None:
+                continue
+            a, b, sp = found
+            parted = float(np.sum(((a - b) / sp) ** 2))
+            if parted > apart:
+                apart = parted
+                b_light = bool(paleness(config, b / w) > paleness(config, a / w))
+                light, dark = (b, a) if b_light else (a, b)
+                spread, separation = sp, float(np.linalg.norm(a - b))
     return (light, dark, spread), separation
 
 

@@ -169,6 +169,9 @@ class ColourConfig:
     (an ivory and a light grey, 14-17 apart) must not all be called light."""
     min_share: float = 0.1
     """Least share of the checkers (by count) either colour group must hold when the groups are found."""
+    refine_rounds: int = 5
+    """Most rounds of moving stacks to the group they are nearer in the groups' own spreads, for a
+    split along one colour axis (see ``colour._split``)."""
     spread_floor: float = 6.0
     """Smallest within-group spread used for the colour probabilities (Lab units)."""
     spread_scale: float = 1.5

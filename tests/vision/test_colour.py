@@ -24,6 +24,39 @@ def test_translucent_white_is_light_even_where_gold_is_as_light() -> None:
     assert (p[:6] > 0.7).all() and (p[6:] < 0.3).all()
 
 
+def test_gold_lit_as_bright_as_the_whites_is_still_gold() -> None:
+    # the stacks of a walnut board with gold and translucent white checkers, a lamp on one side
+    # (Lab as the recognizer samples them): whites at lightness 166-232, gold at 131-151 in the
+    # shade and 184-185 in the light; only the yellow (the third axis) tells the lit gold apart
+    white = np.array(
+        [
+            [188.4, 126.7, 144.7],
+            [186.8, 128.0, 141.7],
+            [232.1, 127.0, 141.0],
+            [198.3, 127.8, 143.2],
+            [191.6, 126.6, 143.7],
+            [166.0, 127.7, 140.9],
+            [204.2, 126.5, 143.8],
+            [199.5, 127.2, 140.3],
+        ]
+    )
+    gold = np.array(
+        [
+            [185.3, 137.3, 178.9],
+            [150.6, 139.6, 180.5],
+            [135.7, 137.1, 170.7],
+            [133.3, 136.8, 169.0],
+            [130.6, 137.4, 171.1],
+            [184.1, 133.8, 169.7],
+        ]
+    )
+    weights = np.array([4, 2, 1, 2, 2, 1, 2, 1, 2, 1, 5, 1, 2, 3], dtype=np.float64)
+    p = light_probabilities(ColourConfig(), np.vstack([white, gold]), weights)
+    # split along the principal axis (mostly lightness) the two lit gold stacks went with the
+    # whites, at P(light) 0.96 and 0.98
+    assert (p[:8] > 0.9).all() and (p[8:] < 0.1).all()
+
+
 def test_red_is_light_against_blue_even_where_blue_is_less_saturated() -> None:
     rng = np.random.default_rng(7)
     red = np.array([113.0, 182.0, 160.0]) + rng.normal(0, 3, (6, 3))
