@@ -69,21 +69,8 @@ def _two_means(x: F64, weights: F64, min_share: float) -> tuple[F64, F64, NDArra
         return centre, centre, np.zeros(n, bool)
     _, _, vt = np.linalg.svd((x - centre) * np.sqrt(weights)[:, None], full_matrices=False)
     group, _ = _cut((x - centre) @ vt[0], weights, min_share)
-    total = float(weights.sum())
-    for _ in range(5):  # refine with plain 2-means in full colour
-        ca = _mean_rows(x[~group], weights[~group])
-        cb = _mean_rows(x[group], weights[group])
-        new = np.linalg.norm(x - cb, axis=1) < np.linalg.norm(x - ca, axis=1)
-        if (new == group).all() or min(
-            float(weights[new].sum()), float(weights[~new].sum())
-        ) < min_share * total:
-            break
-        group = new
-    return (
-        _mean_rows(x[~group], weights[~group]),
-        _mean_rows(x[group], weights[group]),
-        group,
-    )
+    group, a, b, _ = _regroup(x, weights, group, min_share, 5)  # plain 2-means in full colour
+    return a, b, group
 
 
 def _spread(config: ColourConfig, x: F64, a: F64, b: F64, in_b: NDArray[np.bool_]) -> F64:
@@ -97,6 +84,37 @@ def _spread(config: ColourConfig, x: F64, a: F64, b: F64, in_b: NDArray[np.bool_
     )
 
 
+def _regroup(
+    x: F64,
+    weights: F64,
+    group: NDArray[np.bool_],
+    min_share: float,
+    rounds: int,
+    spreads: ColourConfig | None = None,
+) -> tuple[NDArray[np.bool_], F64, F64, F64 | float]:
+    """``group`` (N,) of rows ``x`` (N, 3) with ``weights`` (N,) refined: each row moved to the group
+    whose mean it is nearer -- in plain distance, or in the groups' own spreads (``_spread`` with
+    ``spreads``) -- until none moves, ``rounds`` at most, as long as each group keeps ``min_share``
+    of the weight. Returns the group, the means of the other rows and of it, and their spread (1.0
+    for plain distance)."""
+
+    def described(g: NDArray[np.bool_]) -> tuple[F64, F64, F64 | float]:
+        a, b = _mean_rows(x[~g], weights[~g]), _mean_rows(x[g], weights[g])
+        return a, b, 1.0 if spreads is None else _spread(spreads, x, a, b, g)
+
+    total = float(weights.sum())
+    a, b, scale = described(group)
+    for _ in range(rounds):
+        new = np.sum(((x - b) / scale) ** 2, axis=1) < np.sum(((x - a) / scale) ** 2, axis=1)
+        if (new == group).all() or min(
+            float(weights[new].sum()), float(weights[~new].sum())
+        ) < min_share * total:
+            break
+        group = new
+        a, b, scale = described(group)
+    return group, a, b, scale
+
+
 def _axis_split(config: ColourConfig, x: F64, weights: F64, axis: int) -> tuple[F64, F64, F64] | None:
     """Rows ``x`` (N, 3) with ``weights`` (N,) split in two by a cut along one ``axis``, then each row
     moved to the group it is nearer in the groups' own spreads until none moves: (the two groups'
@@ -104,18 +122,8 @@ def _axis_split(config: ColourConfig, x: F64, weights: F64, axis: int) -> tuple[
     group, fair = _cut(x[:, axis], weights, config.min_share)
     if not fair:
         return None
-    total = float(weights.sum())
-    for _ in range(config.refine_rounds):
-        a, b = _mean_rows(x[~group], weights[~group]), _mean_rows(x[group], weights[group])
-        spread = _spread(config, x, a, b, group)
-        new = np.sum(((x - b) / spread) ** 2, axis=1) < np.sum(((x - a) / spread) ** 2, axis=1)
-        if (new == group).all() or min(
-            float(weights[new].sum()), float(weights[~new].sum())
-        ) < config.min_share * total:
-            break
-        group = new
-    a, b = _mean_rows(x[~group], weights[~group]), _mean_rows(x[group], weights[group])
-    return a, b, _spread(config, x, a, b, group)
+    _, a, b, spread = _regroup(x, weights, group, config.min_share, config.refine_rounds, config)
+    return a, b, np.asarray(spread, dtype=np.float64)
 
 
 def paleness(config: ColourConfig, lab: F64) -> F64:
