@@ -273,6 +273,20 @@ def count_distribution(log_odds: list[float], limit: int) -> F64:
     return np.array(p, dtype=np.float64)
 
 
+def with_misses(p: F64, miss: float) -> F64:
+    """P(n) of the checkers found (k,) -> P(n) of the checkers there (same length): each count of
+    the found ones with ``m`` more missed, with probability (1 - ``miss``) ``miss``^m (``m`` >= 0),
+    cut at the last count and renormalised. A product of detections (``count_distribution``) gives
+    no probability at all to more checkers than there are candidates."""
+    p = np.asarray(p, dtype=np.float64)
+    if miss <= 0 or len(p) == 0:
+        return p
+    more = (1.0 - miss) * miss ** np.arange(len(p), dtype=np.float64)
+    out = np.convolve(p, more)[: len(p)]
+    total = float(out.sum())
+    return np.asarray(out / total if total > 0 else p, dtype=np.float64)
+
+
 def _middles(centres: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
     """The middles of neighbouring ``centres``."""
     return [((x0 + x1) / 2, (y0 + y1) / 2) for (x0, y0), (x1, y1) in zip(centres, centres[1:], strict=False)]

@@ -40,6 +40,7 @@ from nardy.vision.count import (
     count_distribution,
     count_lines,
     layer_counts,
+    with_misses,
 )
 from nardy.vision.detect import Detector, feature_maps, score_map
 from nardy.vision.evidence import evidence
@@ -442,8 +443,10 @@ class Recognizer:
                 float(np.log(max(e * (1 - pl), 1e-12) / max(1 - e * (1 - pl), 1e-12)))
                 for e, pl in zip(exist, p_bar, strict=True)
             ]
+            miss = cfg.count.bar_miss
             bar = CountReading(
-                _pad(count_distribution(light_odds, n), n), _pad(count_distribution(dark_odds, n), n)
+                _pad(with_misses(count_distribution(light_odds, n), miss), n),
+                _pad(with_misses(count_distribution(dark_odds, n), miss), n),
             )
             # what is read under a hand is not to be trusted
             doubt, surely = cfg.settle.doubt, found.surely

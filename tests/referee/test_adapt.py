@@ -13,6 +13,8 @@ from nardy.referee.reading import BoardReading
 from nardy.rules import Position
 from nardy.vision.observation import CountReading, Observation, PointReading
 from tests.referee.conftest import Table
+from tests.vision.bar_scene import BEFORE, two_on_the_bar
+from tests.vision.bar_scene import ORIENTATION as BAR_ORIENTATION
 
 Make = Callable[..., Table]
 
@@ -85,3 +87,28 @@ def test_points_under_glare_are_suspect_but_the_board_is_settled() -> None:
     assert reading.settled and lit in reading.suspect
     assert {lit - 1, lit + 1} & reading.suspect  # its neighbours in the row too
     assert not reading_from_observation(_observation(start), ORIENTATION, "short").suspect
+
+
+def _double_hit_seen(table: Make, miss: float | None) -> Table:
+    """White hits two blots with 5-5; the camera sees one of black's two checkers on the bar."""
+    t = table("short", options={"opening": "rethrow"})
+    t.show(Position.initial("short"))
+    t.roll(5, 2)  # white wins the opening and throws anew
+    t.ref.command("correct", position=BEFORE.to_json())
+    t.show(BEFORE)
+    t.roll(5, 5)
+    seen = two_on_the_bar(miss)
+    t.see(reading_from_observation(seen, BAR_ORIENTATION, "short"), frames=15)
+    return t
+
+
+def test_a_checker_on_the_bar_the_camera_missed_is_not_an_illegal_play(table: Make) -> None:
+    t = _double_hit_seen(table, None)
+    assert ILLEGAL_PLAY not in t.alerts() and "illegal" not in t.kinds()
+    t.roll(6, 1)  # black throws: the play stands as the camera and the count of fifteen say
+    assert t.ref.moves[-1].play.text() == "22/17* 18/8*/3"
+
+
+def test_with_no_room_for_a_missed_bar_checker_the_same_board_is_called_illegal(table: Make) -> None:
+    t = _double_hit_seen(table, 0.0)
+    assert ILLEGAL_PLAY in t.alerts()
