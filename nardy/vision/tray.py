@@ -256,7 +256,8 @@ def _shades(lab: F64, darkest: float, steps: int) -> F64:
 def row_light(config: TrayConfig, reading: TrayReading, light: F64, dark: F64) -> F64:
     """(2,) P(the checkers of each row are light), from the rows' colours and the two checker colours
     ``light`` and ``dark`` (3,) Lab seen on the points. Each row is one colour; the two rows are most
-    often of the two colours (each side bears off into its own end)."""
+    often of the two colours (each side bears off into its own end). A row's colour far from both
+    may not be its checkers' at all (``colour_outlier``)."""
     present = 1.0 - reading.counts[:, 0]
     ll = np.zeros((2, 2))  # [row, light / dark]
     for end in range(2):
@@ -265,6 +266,9 @@ def row_light(config: TrayConfig, reading: TrayReading, light: F64, dark: F64) -
         for k, ref in enumerate((light, dark)):
             d = np.min(np.linalg.norm(_shades(ref, config.darkest, 12) - reading.colours[end], axis=1))
             ll[end, k] = -0.5 * (d / config.colour_spread) ** 2
+            if config.colour_outlier > 0:  # or the sample missed the checkers' colour altogether
+                fit = np.log1p(-config.colour_outlier) + ll[end, k]
+                ll[end, k] = float(np.logaddexp(fit, np.log(config.colour_outlier)))
     same = np.log(config.same_colour)
     other = np.log(1.0 - config.same_colour)
     joint = np.array(

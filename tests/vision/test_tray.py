@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
-from nardy.vision.config import RecognizerConfig
+from nardy.vision.config import RecognizerConfig, TrayConfig
 from nardy.vision.detect import Detector
 from nardy.vision.geometry import apply_homography, homography_to_image
 from nardy.vision.layout import EMPTY, BoardLayout, Counts, Stack
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.scene import Scene
-from nardy.vision.tray import off_counts
+from nardy.vision.tray import TrayReading, off_counts, row_light
 
 SIZE = (960, 540)
 
@@ -80,3 +82,26 @@ def test_off_counts_combine_the_two_rows_by_colour() -> None:
     light, dark = off_counts(rows, np.array([0.5, 0.0]), 15)
     assert np.isclose(light[3], 0.5) and np.isclose(light[0], 0.5) and np.isclose(dark[5], 0.5)
     assert np.isclose(dark[8], 0.5) and np.isclose(light.sum(), 1.0)
+
+
+def _one_row(colour: list[float]) -> TrayReading:
+    """A tray whose top end holds five checkers sampled as ``colour`` (Lab) and whose bottom end is
+    empty."""
+    counts = np.zeros((2, 16))
+    counts[0, 5] = 1.0
+    counts[1, 0] = 1.0
+    return TrayReading(counts, np.array([colour, [128.0, 128.0, 128.0]]), True)
+
+
+def test_a_row_sampled_far_from_both_colours_is_not_called_surely() -> None:
+    config = TrayConfig()
+    white, red = np.array([240.0, 120.0, 136.0]), np.array([112.0, 170.0, 172.0])
+    # white checkers whose faces the sample caught in shadow: far from white, nearer a dark red
+    shaded = [64.0, 126.0, 131.0]
+    p = row_light(config, _one_row(shaded), white, red)[0]
+    assert 0.1 < p < 0.5
+    sure = row_light(dataclasses.replace(config, colour_outlier=0.0), _one_row(shaded), white, red)[0]
+    assert sure < 0.02  # taking the nearer colour as the truth, it was called red surely
+    # a sample that does show its checkers is still called surely (the other colour keeps about
+    # ``colour_outlier`` more than before: 0.98 against 0.99)
+    assert row_light(config, _one_row([232.0, 122.0, 134.0]), white, red)[0] > 0.975
