@@ -22,6 +22,12 @@ class RefereeConfig:
     flicker_seconds: float = 0.5
     """A disturbance shorter than this (a frame or two that glare or noise calls unsettled)
     neither counts towards settling nor starts it again; a hand that stays longer does."""
+    vague_log_probability: float = -0.7
+    """A place is vague in a frame when the board a request to look stands for has a count there
+    of log-probability under this (about one half). Two frames' doubtful boards that differ only
+    at places vague in one of them are one board to settle on: a still board whose tall pile
+    reads now 9 and now 10, with a checker that the count then puts on another point, is still
+    one board (a checker still being moved changes places the camera is sure of)."""
     accept_margin: float = 4.0
     """Natural-log likelihood by which the best candidate must beat the next one (about 55:1)."""
     doubt_margin: float = 4.0

@@ -127,6 +127,19 @@ class BoardReading:
             gaps.extend(0.0 if read is None else gap(read[k], mine[k], theirs[k]) for k in range(2))
         return tuple(gaps)
 
+    def vague_places(self, position: Position, floor: float) -> frozenset[object]:
+        """Where this reading gives ``position``'s count a log-probability under ``floor``, or
+        does not read it at all: the points (1..24), "bar" and "off" (for either colour)."""
+        pairs = zip(self.points, position.points, strict=True)
+        places: set[object] = {i + 1 for i, (d, n) in enumerate(pairs) if d.get(n, _LOG_FLOOR) < floor}
+        for name, read, counts in (
+            ("bar", self.bar, (position.bar_white, position.bar_black)),
+            ("off", self.off, (position.off_white, position.off_black)),
+        ):
+            if read is None or any(read[k].get(counts[k], _LOG_FLOOR) < floor for k in range(2)):
+                places.add(name)
+        return frozenset(places)
+
     @classmethod
     def certain(cls, position: Position, confidence: float = 0.98, settled: bool = True) -> BoardReading:
         """A reading that sees ``position`` with probability ``confidence`` at each place.

@@ -908,7 +908,12 @@ class Referee:
             # wrong board too: the frames together say which it is (see _offence)
             what = "wrong" if chosen.kind == "illegal" or doubt else chosen.kind
             places = _changed_places(turn.before, chosen.position)
-            key = ("alarm", _Wrong((turn.mover, turn.roll, what), places, chosen))
+            vague = (
+                reading.vague_places(chosen.position, judging.vague_log_probability)
+                if doubt and chosen.position is not None
+                else frozenset()
+            )
+            key = ("alarm", _Wrong((turn.mover, turn.roll, what), places, chosen, vague))
         elif chosen.kind == "unsure":
             key = ("question", key)  # which legal state is it: asked once it has stood (see on_reading)
 
@@ -1592,21 +1597,35 @@ class _Wrong:
     A board only doubtfully illegal (the referee would ask for a look) is the same alarm as a
     confidently illegal one only when both frames read the very same board: a camera unsure of
     a still board reads it the same way each frame, while the frames of a checker still being
-    moved, read now confidently and now doubtfully wrong, each read it differently."""
+    moved, read now confidently and now doubtfully wrong, each read it differently. Two doubtful
+    frames need only read the same board wherever neither is unsure of it (``vague``): a tall
+    pile may read now one way and now the other. A run of doubtful frames settles as a request
+    to look, never as an alarm (see ``Referee._offence``), so this lets no more alarms through."""
 
     what: tuple[object, ...]
     places: tuple[object, ...]
     decision: Decision | None = None
     """What this frame alone says (not part of what the key means, but for its board)."""
+    vague: frozenset[object] = frozenset()
+    """For a doubtful board: the places where this frame's reading is unsure of it."""
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, _Wrong) or self.what != other.what:
             return False
         if not self.places or not other.places:
             return not self.places and not other.places
+        if self._doubtful() and other._doubtful():
+            return self._alike(other)
         if self._doubtful() or other._doubtful():
             return self._board() == other._board()
         return not set(self.places).isdisjoint(other.places)
+
+    def _alike(self, other: _Wrong) -> bool:
+        """The two doubtful frames read the same board wherever neither is unsure of it."""
+        mine, theirs = self.decision, other.decision
+        if mine is None or theirs is None or mine.position is None or theirs.position is None:
+            return self._board() == other._board()
+        return set(_changed_places(mine.position, theirs.position)) <= self.vague | other.vague
 
     def _doubtful(self) -> bool:
         return self.decision is not None and self.decision.kind == "unsure"

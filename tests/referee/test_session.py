@@ -239,6 +239,33 @@ def test_frames_now_confidently_now_doubtfully_wrong_each_another_board_raise_no
     assert t.ref.turn is not None and t.ref.turn.status != "illegal" and ILLEGAL_PLAY not in t.alerts()
 
 
+@pytest.mark.parametrize(("vague", "asked"), [(RefereeConfig().vague_log_probability, True), (-50.0, False)])
+def test_a_doubtful_board_whose_unsure_pile_now_and_then_lends_a_checker_elsewhere_asks_a_look(
+    table: Make, vague: float, asked: bool
+) -> None:
+    t = table("short", RefereeConfig(vague_log_probability=vague))
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(2, 1)
+    wrong = start.apply("13/11 13/11")  # 4 pips with 2-1, too few frames sure of it to call it
+    steady = _between(wrong, start.apply("13/11"), OWN - 1.5)
+    assert decode(t.ref.variant, start, Roll(2, 1), True, steady, t.ref.config).kind == "unsure"
+    # black's 6-point (white's 19) reads short, and in some frames a faint black checker on
+    # white's 4-point: the board that keeps every checker then takes it from the 6-point
+    pile = {-3: 0.5, -4: 0.3, -5: 0.2}
+    flicker = [{n: math.exp(lp) for n, lp in d.items()} for d in steady.points]
+    flicker[18] = pile
+    even = BoardReading.from_distributions(flicker, ({0: 1.0}, {0: 1.0}), ({0: 1.0}, {0: 1.0}))
+    flicker[3] = {0: 0.55, -1: 0.45}
+    odd = BoardReading.from_distributions(flicker, ({0: 1.0}, {0: 1.0}), ({0: 1.0}, {0: 1.0}))
+    boards = [r.best_keeping_count(start.with_turn(Color.BLACK))[1] for r in (even, odd)]
+    assert boards[0] is not None and boards[1] is not None and boards[0].points != boards[1].points
+    for i in range(12):
+        t.see([even, even, odd][i % 3], frames=1)
+    assert ILLEGAL_PLAY not in t.alerts()
+    assert (LOOK in t.alerts() and "may show an illegal play" in t.ref.alerts[LOOK].text) is asked
+
+
 def test_an_illegal_play_holds_while_a_pile_nobody_touched_flickers_beside_it(table: Make) -> None:
     t = table("long")
     start = Position.initial("long")
