@@ -122,3 +122,15 @@ def test_pinned_points_hold_what_the_position_has_there_and_unread_ones_soak_up_
     _, soaked = reading.unread(both).best_keeping_count(start)
     assert soaked is not None and (soaked.points[6], soaked.points[11], soaked.points[23]) == (3, -15, 12)
     assert reading.pinned(frozenset(), start) is reading
+
+
+def test_vague_places_are_those_read_under_the_floor_and_those_not_read() -> None:
+    start = Position.initial("short")
+    points: list[dict[int, float]] = [{n: 1.0} for n in start.points]
+    points[5] = {5: 0.6, 4: 0.4}  # white's 6-point: likelier five than not
+    points[18] = {-5: 0.4, -4: 0.6}  # black's 6-point: under one half on the start's five
+    reading = BoardReading.from_distributions(points, ({0: 0.45, 1: 0.55}, {0: 1.0}), None)
+    assert reading.vague_places(start, math.log(0.5)) == frozenset({19, "bar", "off"})
+    assert reading.vague_places(start, math.log(0.3)) == frozenset({"off"})  # trays unread
+    moved = start.apply("6/2")  # four on the 6-point (0.4) and a checker on 2 that is not seen
+    assert reading.vague_places(moved, math.log(0.5)) == frozenset({2, 6, 19, "bar", "off"})

@@ -247,7 +247,7 @@ def test_a_doubtful_board_whose_unsure_pile_now_and_then_lends_a_checker_elsewhe
     start = Position.initial("short")
     t.show(start)
     t.roll(2, 1)
-    wrong = start.apply("13/11 13/11")  # 4 pips with 2-1, too few frames sure of it to call it
+    wrong = start.apply("13/11 13/11")  # 4 pips with 2-1, read too doubtfully to call it
     steady = _between(wrong, start.apply("13/11"), OWN - 1.5)
     assert decode(t.ref.variant, start, Roll(2, 1), True, steady, t.ref.config).kind == "unsure"
     # black's 6-point (white's 19) reads short, and in some frames a faint black checker on
