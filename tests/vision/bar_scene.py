@@ -4,8 +4,10 @@ the referee tests)."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
+from numpy.typing import NDArray
 
 from nardy.calibration.orientation import Orientation
 from nardy.rules import Position
@@ -27,12 +29,20 @@ AFTER = BEFORE.apply("22/17* 18/8*/3")
 ORIENTATION = Orientation(home="bottom-right", white="light")
 
 
+@functools.cache
+def _frame() -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
+    """The rendered frame and its playing area's corners (rendered once, read with each config)."""
+    scene = Scene.random(np.random.default_rng(28), size=(960, 540))
+    image = scene.render(ORIENTATION.from_position(AFTER)).image
+    image.setflags(write=False)
+    return image, scene.corners()
+
+
 def two_on_the_bar(miss: float | None = None, detector: Detector | None = None) -> Observation:
     """A rendered oak board with pearl and grey checkers (a scene of the end-to-end benchmark) whose
     two grey checkers on the bar answer the detector as one, read with ``bar_miss`` = ``miss``."""
     config = RecognizerConfig()
     if miss is not None:
         config = dataclasses.replace(config, count=dataclasses.replace(config.count, bar_miss=miss))
-    scene = Scene.random(np.random.default_rng(28), size=(960, 540))
-    image = scene.render(ORIENTATION.from_position(AFTER)).image
-    return Recognizer(config, scene.corners(), detector=detector).read(image)
+    image, corners = _frame()
+    return Recognizer(config, corners, detector=detector).read(image)
