@@ -365,6 +365,13 @@ class Referee:
             if self.phase == "playing":
                 self._start_turn(turn.mover.other, roll, source)
             return
+        if turn.status == "illegal" and self._put_right(turn) and self._finish_on_throw(turn):
+            # the illegal play was taken back and played again, and the board shows a legal
+            # play about as well as anything (a checker of it the camera cannot see, say): the
+            # throw says that play is over
+            if self.phase == "playing":
+                self._start_turn(turn.mover.other, roll, source)
+            return
         turn.queued = (roll, source)
         if turn.status == "illegal":
             text = f"{turn.mover.other} threw before {turn.mover}'s illegal play was put right"
@@ -377,6 +384,17 @@ class Referee:
             self._settler.reset()
             return
         self._alert(ev.UNFINISHED_PLAY, "warning", text)
+
+    def _put_right(self, turn: Turn) -> bool:
+        """Whether the board, still, no longer shows ``turn``'s illegal play: the last reading
+        decodes to something other than an offence on the board that was called illegal."""
+        reading = self.last_reading
+        if reading is None or turn.after is None or self._settler.disturbed_since is not None:
+            return False
+        shown = self._decode(turn, reading, self.config)
+        return not (
+            shown.kind in _OFFENCES and shown.position is not None and shown.position.same_board(turn.after)
+        )
 
     def _calm(self) -> bool:
         """Whether nothing has moved over the board for ``settle_seconds``, though what it

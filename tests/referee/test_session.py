@@ -1144,6 +1144,45 @@ def test_an_illegal_play_still_there_once_the_hand_is_gone_was_not_put_right(tab
     assert "put right" in t.ref.alerts[UNFINISHED_PLAY].text and not t.ref.moves
 
 
+def _missing_a_checker(position: Position, point: int) -> BoardReading:
+    """``position`` (none on the bar or off) as a camera reads it that cannot see the checker
+    on ``point`` (a corner the view cuts off): every other place read as it is."""
+    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in position.points]
+    points[point - 1] = {0: 0.98, 1: 0.01, -1: 0.01}
+    empty = {0: 0.98, 1: 0.02}
+    return BoardReading.from_distributions(points, (empty, empty), (empty, empty))
+
+
+@pytest.mark.parametrize("put_right", [True, False])
+def test_an_illegal_play_put_right_with_a_checker_the_camera_cannot_see_is_no_offence(
+    table: Make, put_right: bool
+) -> None:
+    """White plays one checker 9 pips on 6-5 (caught), takes it back and plays 24/18 13/8, but
+    the camera cannot see the checker on 18: the board reads as the legal play or as a play half
+    made, and never settles. Black's throw says white has finished: the legal play is recorded
+    for checking, not called unfinished. A board still showing the illegal play is."""
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    bad = start.apply("24/15")
+    t.show(bad)
+    assert ILLEGAL_PLAY in t.alerts()
+    t.hand()
+    good = start.apply("24/18 13/8")
+    t.see(_missing_a_checker(good, 18) if put_right else BoardReading.certain(bad))
+    t.roll(2, 1)
+    if put_right:
+        assert UNFINISHED_PLAY not in t.alerts()
+        (white,) = t.ref.moves
+        assert white.play.text() == "24/18 13/8" and "uncertain" in white.flags
+        assert "please check" in t.ref.alerts[CHECK].text
+        assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK and t.ref.turn.roll.text() == "2-1"
+    else:
+        assert UNFINISHED_PLAY in t.alerts() and "put right" in t.ref.alerts[UNFINISHED_PLAY].text
+        assert not t.ref.moves
+
+
 def _black_throws_over_whites_hand(t: Table) -> Position:
     """White throws 6-5 from the start and plays 24/13 under a hand, over which black throws 3-1;
     returns the board after white's play."""
