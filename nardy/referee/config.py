@@ -16,6 +16,10 @@ class RefereeConfig:
     tolerated_unsettled: int = 2
     """A reading that calls this few places unsettled (a die lying on a point, glare) still counts
     when what it means stays the same; more (a hand, an arm) is a disturbance."""
+    patch_seconds: float = 2.0
+    """Places called unsettled that have stayed inside one patch this long (no new place added)
+    are no hand at work but something that stays (a lamp's reflection over checkers): the
+    reading counts, with those places suspect (an alarm must hold without them)."""
     alarm_settle_seconds: float = 1.5
     """A board that says something is wrong (an illegal play, a changed board, checkers missing)
     must have looked the same this long: a player pausing mid-move is not an offence."""

@@ -167,6 +167,9 @@ class Referee:
         self._deficits: list[deque[tuple[float, float]]] = [deque() for _ in range(24)]
         """Per point, (time, how far the reading there was from the position that stood)."""
         self._now = 0.0
+        self._patch: frozenset[str] = frozenset()
+        """The places called unsettled since the board last read settled (see ``_patch_stands``)."""
+        self._patch_since = 0.0
         self._run: list[Decision] = []
         """The decisions of the frames behind the wrong board now settling (see ``_offence``)."""
         self._run_since: float | None = None
@@ -650,6 +653,10 @@ class Referee:
                 or len(places) != len(reading.unsettled)
                 or len(places) > self.config.tolerated_unsettled
             )
+            if disturbed and self._patch_stands(reading, now):
+                # a patch that stays where it is is no hand at work (a lamp's reflection over
+                # checkers): the reading counts, its places suspect
+                disturbed = False
             if disturbed:
                 self._settler.feed(None, now, reading.unsettled)
             else:
@@ -669,6 +676,19 @@ class Referee:
                     action()
             if was_settled != (self._settler.disturbed_since is None):
                 self.bus.emit("board", settled=was_settled is False, where=list(self._settler.where))
+
+    def _patch_stands(self, reading: BoardReading, now: float) -> bool:
+        """Whether the places ``reading`` calls unsettled have stayed inside one patch, named
+        place by place, for ``patch_seconds``: a hand at work moves on to other places; a
+        reflection, or a hand at rest, stays. A settled reading, or one unsettled somewhere
+        unnamed, starts the patch afresh."""
+        places = frozenset(reading.unsettled)
+        if reading.settled or not places or "board" in places:
+            self._patch, self._patch_since = frozenset(), now
+            return False
+        if not places <= self._patch:
+            self._patch, self._patch_since = self._patch | places, now
+        return now - self._patch_since >= self.config.patch_seconds
 
     @property
     def bias(self) -> float:

@@ -527,6 +527,43 @@ def test_doubling_before_ones_throw_ends_the_opponents_turn(table: Make) -> None
     assert t.ref.score.black == 1 and t.ref.score.white == 0
 
 
+def _unsettled(position: Position, places: tuple[str, ...], suspect: frozenset[int]) -> BoardReading:
+    seen = BoardReading.certain(position)
+    return BoardReading(seen.points, seen.bar, seen.off, False, places, suspect)
+
+
+def test_a_patch_called_unsettled_that_stays_put_does_not_stall_the_referee(table: Make) -> None:
+    """A lamp's reflection over checkers near the bar makes the camera call seven places unsettled
+    on every frame (more than a die or glare on the bare board): it is no hand at work, for it
+    stays where it is, so once it has for ``patch_seconds`` the board counts, its points suspect."""
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    patch = ("top[3]", "top[4]", "top[5]", "bottom[3]", "bottom[4]", "bottom[5]", "bar")
+    glare = _unsettled(start.apply("24/13"), patch, frozenset({3, 4, 5, 6, 7, 8, 17, 18, 19, 20, 21, 22}))
+    t.see(glare, frames=9)  # 1.8 s: still a disturbance
+    assert t.ref.turn is not None and t.ref.turn.status == "waiting"
+    t.see(glare, frames=15)
+    assert t.ref.turn.status == "played" and t.last("play").data["play"] == "24/13"
+
+
+def test_a_hand_moving_over_the_board_stays_a_disturbance(table: Make) -> None:
+    """Places called unsettled that keep moving on are a hand at work, however long it takes."""
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    after = start.apply("24/13")
+    for k in range(40):  # 8 s, the hand one point further along every frame
+        i = k % 10
+        places = (f"top[{i}]", f"top[{i + 1}]", f"top[{i + 2}]", f"bottom[{i}]", f"bottom[{i + 1}]")
+        t.see(_unsettled(after, places, frozenset(range(1, 25))), frames=1)
+        if i == 9:  # ... and off the board for a moment
+            t.hand(frames=1)
+    assert t.ref.turn is not None and t.ref.turn.status == "waiting" and "play" not in t.kinds()
+
+
 def test_a_throw_while_hands_are_over_the_board_waits_for_the_board(table: Make) -> None:
     t = table("short")
     start = Position.initial("short")
