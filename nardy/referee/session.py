@@ -653,7 +653,8 @@ class Referee:
                 or len(places) != len(reading.unsettled)
                 or len(places) > self.config.tolerated_unsettled
             )
-            if disturbed and self._patch_stands(reading, now):
+            stands = self._patch_stands(reading, now)  # (every reading: a settled one ends the patch)
+            if disturbed and stands:
                 # a patch that stays where it is is no hand at work (a lamp's reflection over
                 # checkers): the reading counts, its places suspect
                 disturbed = False
