@@ -550,7 +550,7 @@ def test_a_patch_called_unsettled_that_stays_put_does_not_stall_the_referee(tabl
     t.show(start.apply("24/13"))  # the reflection gone, the board reads settled ...
     t.see(_unsettled(start.apply("24/13"), patch, frozenset(range(1, 25))), frames=5)
     # ... and the same places called unsettled again are a hand until they have stood as long
-    assert t.ref._settler.disturbed_since is not None
+    assert t.last("board").data["settled"] is False
 
 
 def test_a_hand_moving_over_the_board_stays_a_disturbance(table: Make) -> None:
