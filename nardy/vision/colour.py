@@ -235,7 +235,8 @@ def remembered(
     """The colour memory after a still frame whose two colours are ``groups`` (``colour_groups``'s
     answer), found from ``colours`` (N, 3) of stacks weighing ``weights`` (N,) checkers: the frame's
     colours blended in (``remember_rate``) when each holds ``remember_checkers`` or more, the
-    light one is told surely and the two agree with the memory (``agrees``) -- or, with nothing
+    light one is told at ``remember_confidence`` (by default any: the memory's own paleness keeps
+    the doubt) and the two agree with the memory (``agrees``) -- or, with nothing
     remembered yet, when the frame holds ``remember_first`` checkers or more; else ``memory`` as
     it was."""
     if config.remember_checkers <= 0 or len(colours) == 0:

@@ -212,12 +212,15 @@ class ColourConfig:
     outlier_spreads: float = 4.0
     """... further than this many typical spreads, is not a stack of checkers (a hand, a sleeve)."""
     remember_checkers: float = 4.0
-    """A still frame whose two colours each hold at least this many checkers (and whose light one
-    is told surely, ``remember_confidence``) is remembered by the recognizer; a later frame whose
-    checkers make no two colours of their own (one side has borne all its checkers off) is read
-    against the remembered two. 0: nothing is remembered, every frame stands alone."""
-    remember_confidence: float = 0.95
-    """Least ``label_confidence`` of a frame's two colours for them to be remembered."""
+    """A still frame whose two colours each hold at least this many checkers is remembered by the
+    recognizer; a later frame whose checkers make no two colours of their own (one side has borne
+    all its checkers off) is read against the remembered two. 0: nothing is remembered, every
+    frame stands alone."""
+    remember_confidence: float = 0.5
+    """Least ``label_confidence`` of a frame's two colours for them to be remembered. 0.5: any,
+    for a memory keeps its own doubt (two colours of one lightness, remembered, are still read only
+    as surely as their paleness differs); it keeps one board's two colours apart from frame to
+    frame, which matters most where each frame alone is least sure which is which."""
     remember_first: float = 18.0
     """Checkers (by the colour stage's weights) a still frame must show before its two colours are
     the first remembered: more than one side's fifteen, so both sides' are there (a side's

@@ -77,3 +77,42 @@ def test_facing_stacks_of_two_colours_are_two_stacks(
     truth = sample.layout.row(row)[int(i)]  # type: ignore[arg-type]
     p = obs.row(row)[int(i)].probability(truth.colour, truth.count)  # type: ignore[arg-type]
     assert p > 0.5 if alone else p > 0.001
+
+
+@pytest.mark.parametrize("remember_confidence", [None, 0.95])
+def test_red_and_blue_of_one_lightness_are_remembered_with_their_doubt(
+    remember_confidence: float | None,
+) -> None:
+    """Which of two colours of one lightness is light is not told surely, but they are still the
+    two colours of this board: remembered from the start position, the last checkers of one side
+    alone are read in their own colour, as doubtfully as the two were told apart. (With the
+    memory only for colours told surely, 0.95, one set alone is read in the other's colour.)"""
+    import dataclasses
+
+    from nardy.vision.scene import Scene
+
+    config = RecognizerConfig()
+    if remember_confidence is not None:
+        config = dataclasses.replace(
+            config, colour=dataclasses.replace(config.colour, remember_confidence=remember_confidence)
+        )
+    scene = Scene.random(np.random.default_rng(43), size=(960, 540))
+    assert scene.style.checker_set == "blue_red"
+    start = scene.render(BoardLayout.short_start()).image
+    points = {("top", 2): 3, ("top", 7): 2, ("bottom", 0): 4, ("bottom", 5): 1, ("bottom", 9): 2}
+    right = []
+    for colour in ("light", "dark"):
+        off = (3, 15) if colour == "light" else (15, 3)
+        alone = BoardLayout.from_points({k: (colour, n) for k, n in points.items()}, off=off)  # type: ignore[arg-type]
+        recognizer = Recognizer(config, scene.corners())
+        recognizer.read(start)
+        observation = recognizer.read(scene.render(alone).image)
+        p = [observation.row(row)[i].p_light for row, i in points]
+        right += [v if colour == "light" else 1.0 - v for v in p]
+        if remember_confidence is None:
+            assert recognizer.memory is not None
+            assert label_confidence(config.colour, recognizer.memory) < 0.95
+    if remember_confidence is None:
+        assert 0.5 < min(right) and max(right) < 0.95
+    else:
+        assert min(right) < 0.5
