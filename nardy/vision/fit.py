@@ -24,6 +24,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -37,7 +38,7 @@ from nardy.vision.geometry import ROWS
 from nardy.vision.layout import BoardLayout
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.rectify import rectify
-from nardy.vision.scene import Sample, Scene, synthetic_set
+from nardy.vision.scene import Sample, Scene, random_layout, synthetic_set
 from nardy.vision.style import BOARD_FAMILIES, CHECKER_SETS
 
 F32 = NDArray[np.float32]
@@ -56,9 +57,13 @@ UPPER_CLEAR = 0.6
 negatives: its top is seen there, shifted by its height, and the layer reader looks for it."""
 
 
-def sample_points(sample: Sample, config: RecognizerConfig, rng: np.random.Generator) -> tuple[F64, F64]:
+def sample_points(
+    sample: Sample, config: RecognizerConfig, rng: np.random.Generator, hard_bases: bool = False
+) -> tuple[F64, F64]:
     """Features (N, F) and labels (N,) of one rendered sample: 1 a checker's centre, 2 on checkers
-    but off any centre, 3 empty but next to a checker, 0 elsewhere."""
+    but off any centre, 3 empty but next to a checker (with ``hard_bases``, or at a bare point's
+    base, where its triangle's sides and the frame's edge ring a disc of the point's own colour),
+    0 elsewhere."""
     rec = Recognizer(config, sample.corners, detector=_PLACEHOLDER)
     maps = rec.prepare((sample.image.shape[1], sample.image.shape[0]))
     masks = rec._masks
@@ -75,8 +80,12 @@ def sample_points(sample: Sample, config: RecognizerConfig, rng: np.random.Gener
     neg: list[tuple[float, float]] = []
     off: list[tuple[float, float]] = []
     pw = g.point_width * s
+    bases: set[tuple[float, float]] = set()
     for row in ROWS:
         for i in range(12):
+            if hard_bases and sample.layout.row(row)[i].count == 0:
+                x, y = g.slot(row, i, 0.0)
+                bases.add((x * s, y * s))
             for k in np.arange(0, 12, 0.5):
                 x, y = g.slot(row, i, float(k))
                 neg.append((x * s, y * s))
@@ -112,15 +121,15 @@ def sample_points(sample: Sample, config: RecognizerConfig, rng: np.random.Gener
         if len(upper) and np.min(np.hypot(upper[:, 0] - x, upper[:, 1] - y)) < UPPER_CLEAR * d:
             continue
         keep.append((x, y))
+
     # empty places next to a checker (just past a stack's end, beside it) are the hard ones
-    hard = props + [
-        q for q in keep if len(allc) and np.min(np.hypot(allc[:, 0] - q[0], allc[:, 1] - q[1])) < 1.3 * d
-    ]
-    easy = [
-        q
-        for q in keep
-        if not (len(allc) and np.min(np.hypot(allc[:, 0] - q[0], allc[:, 1] - q[1])) < 1.3 * d)
-    ]
+    def is_hard(q: tuple[float, float]) -> bool:
+        if q in bases:
+            return True
+        return bool(len(allc) and np.min(np.hypot(allc[:, 0] - q[0], allc[:, 1] - q[1])) < 1.3 * d)
+
+    hard = props + [q for q in keep if is_hard(q)]
+    easy = [q for q in keep if not is_hard(q)]
     pts = np.array(pos + off + hard + easy).reshape(-1, 2)
     labels = np.array([1.0] * len(pos) + [2.0] * len(off) + [3.0] * len(hard) + [0.0] * len(easy))
     xi = np.clip(np.round(pts[:, 0]).astype(int), 0, w - 1)
@@ -203,6 +212,32 @@ def tall_set(n: int, seed: int, families: Sequence[str], checker_sets: Sequence[
         )
         layout = BoardLayout.long_start() if i % 2 == 0 else BoardLayout.random(rng)
         out.append(scene.render(layout, rng=rng))
+    return out
+
+
+def camouflage_set(n: int, seed: int, families: Sequence[str], checker_sets: Sequence[str]) -> list[Sample]:
+    """``n`` rendered boards on which one colour of checkers takes the colour of one colour of
+    points (jittered): a gold checker on a gold point, a white one on a white point. The accuracy
+    set meets such boards only when two random colours happen to meet, so the detector would
+    otherwise learn a checker as mostly its difference from the board, and miss a checker on a
+    point of its own colour, which shows only its rim and its plain top."""
+    out = []
+    for i in range(n):
+        rng = np.random.default_rng([seed, i, 1])
+        scene = Scene.random(
+            rng,
+            family=families[i % len(families)],
+            checker_set=checker_sets[(i // len(families)) % len(checker_sets)],
+        )
+        style = scene.style
+        point = style.points[int(rng.integers(2))]
+        top = tuple(float(np.clip(c + rng.normal(0.0, 6.0), 0, 255)) for c in point)
+        side = "light" if rng.random() < 0.5 else "dark"
+        scene.style = replace(style, **{side: replace(getattr(style, side), top=top)})
+        layout = random_layout(rng)
+        sample = scene.render(layout, rng=rng)
+        sample.meta["camouflage"] = {"side": side, "top": top, "point": point}
+        out.append(sample)
     return out
 
 
@@ -306,6 +341,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hold-out-family", action="append", default=[], choices=BOARD_FAMILIES)
     parser.add_argument("--hold-out-set", action="append", default=[], choices=CHECKER_SETS)
     parser.add_argument("--hidden", type=int, default=16, help="hidden units of the detector")
+    parser.add_argument(
+        "--hard-bases", action="store_true", help="count bare points' bases as hard negatives"
+    )
+    parser.add_argument(
+        "--camouflage", type=int, default=0, help="boards added with checkers of a point's colour"
+    )
     parser.add_argument("--out", default=None, help="write the detector model here (JSON)")
     parser.add_argument("--upper-n", type=int, default=240, help="rendered boards to fit the upper head on")
     parser.add_argument("--upper-seed", type=int, default=2000, help="seed of the upper head's boards")
@@ -331,8 +372,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     xs, ys = [], []
     samples = []
-    for sample in synthetic_set(args.n, args.seed, families=families, checker_sets=sets):
-        x, y = sample_points(sample, config, rng)
+    boards = list(synthetic_set(args.n, args.seed, families=families, checker_sets=sets))
+    boards += camouflage_set(args.camouflage, args.seed, families, sets)
+    for sample in boards:
+        x, y = sample_points(sample, config, rng, args.hard_bases)
         xs.append(x)
         ys.append(y)
         samples.append(sample)
@@ -363,6 +406,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "checker_sets": sets,
         "seed": args.seed,
         "n": args.n,
+        "camouflage": args.camouflage,
+        "hard_bases": args.hard_bases,
         "upper_seed": args.upper_seed,
         "upper_n": args.upper_n,
         "features": N_FEATURES,
