@@ -4,8 +4,12 @@ Positives are the exact centres of single-layer checker tops (known from the ren
 negatives are empty places anywhere along every point, the half-way positions between neighbours of
 a stack (the commonest confusion when counting), near misses a third of a diameter off, dice and the
 cube, and random spots of the board. Places where a checker of a higher layer lies are left out: a
-second layer's top is what the layer reader looks for. A logistic regression (Newton's method with a
-small ridge) gives the log-odds weights of ``DetectConfig``.
+second layer's top is what the layer reader looks for. A small perceptron (``mlp``: one hidden layer,
+Adam on the weighted logistic loss) gives the log-odds, written as the detector model.
+
+``--camouflage N`` adds N boards on which one colour of checkers takes one colour of points
+(``camouflage_set``), and ``--hard-bases`` weighs bare points' bases as hard negatives; both are off
+by default (docs/vision.md, camouflaged training boards).
 
 Board families and checker sets can be held out (``--hold-out-family oak --hold-out-set
 pearl_grey``) so the accuracy benchmark measures how the weights carry to kinds never trained on.
@@ -61,7 +65,7 @@ def sample_points(
     sample: Sample, config: RecognizerConfig, rng: np.random.Generator, hard_bases: bool = False
 ) -> tuple[F64, F64]:
     """Features (N, F) and labels (N,) of one rendered sample: 1 a checker's centre, 2 on checkers
-    but off any centre, 3 empty but next to a checker (with ``hard_bases``, or at a bare point's
+    but off any centre, 3 empty but next to a checker (or, with ``hard_bases``, at a bare point's
     base, where its triangle's sides and the frame's edge ring a disc of the point's own colour),
     0 elsewhere."""
     rec = Recognizer(config, sample.corners, detector=_PLACEHOLDER)
