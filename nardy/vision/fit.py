@@ -43,7 +43,7 @@ from nardy.vision.layout import BoardLayout
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.rectify import rectify
 from nardy.vision.scene import Sample, Scene, random_layout, synthetic_set
-from nardy.vision.style import BOARD_FAMILIES, CHECKER_SETS
+from nardy.vision.style import BOARD_FAMILIES, CHECKER_SETS, BoardStyle
 
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
@@ -203,17 +203,22 @@ def upper_points(sample: Sample, config: RecognizerConfig, detector: Detector) -
     return (np.vstack(xs) if xs else np.zeros((0, width))), np.asarray(ys, dtype=np.float64)
 
 
+def _scene(rng: np.random.Generator, i: int, families: Sequence[str], checker_sets: Sequence[str]) -> Scene:
+    """Board ``i`` of a training set: families cycle, and checker sets cycle once per round of them."""
+    return Scene.random(
+        rng,
+        family=families[i % len(families)],
+        checker_set=checker_sets[(i // len(families)) % len(checker_sets)],
+    )
+
+
 def tall_set(n: int, seed: int, families: Sequence[str], checker_sets: Sequence[str]) -> list[Sample]:
     """``n`` rendered boards, every other one a long-nardy start (two heads of fifteen, piled or run
     past the tip as the scene's habit has it), the others random positions."""
     out = []
     for i in range(n):
         rng = np.random.default_rng([seed, i])
-        scene = Scene.random(
-            rng,
-            family=families[i % len(families)],
-            checker_set=checker_sets[(i // len(families)) % len(checker_sets)],
-        )
+        scene = _scene(rng, i, families, checker_sets)
         layout = BoardLayout.long_start() if i % 2 == 0 else BoardLayout.random(rng)
         out.append(scene.render(layout, rng=rng))
     return out
@@ -228,21 +233,26 @@ def camouflage_set(n: int, seed: int, families: Sequence[str], checker_sets: Seq
     out = []
     for i in range(n):
         rng = np.random.default_rng([seed, i, 1])
-        scene = Scene.random(
-            rng,
-            family=families[i % len(families)],
-            checker_set=checker_sets[(i // len(families)) % len(checker_sets)],
-        )
-        style = scene.style
-        point = style.points[int(rng.integers(2))]
-        top = tuple(float(np.clip(c + rng.normal(0.0, 6.0), 0, 255)) for c in point)
-        side = "light" if rng.random() < 0.5 else "dark"
-        scene.style = replace(style, **{side: replace(getattr(style, side), top=top)})
+        scene = _scene(rng, i, families, checker_sets)
+        scene.style, changed = camouflaged(scene.style, rng)
         layout = random_layout(rng)
         sample = scene.render(layout, rng=rng)
-        sample.meta["camouflage"] = {"side": side, "top": top, "point": point}
+        sample.meta["camouflage"] = changed
         out.append(sample)
     return out
+
+
+def camouflaged(style: BoardStyle, rng: np.random.Generator) -> tuple[BoardStyle, dict[str, Any]]:
+    """``style`` with the tops of one colour of checkers (``side``) in one colour of its points
+    (``point``), jittered (``top``); and those three."""
+    point = style.points[int(rng.integers(2))]
+    top = tuple(float(np.clip(c + rng.normal(0.0, 6.0), 0, 255)) for c in point)
+    side = "light" if rng.random() < 0.5 else "dark"
+    return replace(style, **{side: replace(getattr(style, side), top=top)}), {
+        "side": side,
+        "top": top,
+        "point": point,
+    }
 
 
 def upper_head(

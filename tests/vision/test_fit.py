@@ -3,21 +3,52 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from nardy.vision.config import RecognizerConfig
-from nardy.vision.fit import camouflage_set, sample_points
-from nardy.vision.scene import synthetic_sample
+from nardy.vision.detect import Detector
+from nardy.vision.fit import camouflage_set, camouflaged, sample_points
+from nardy.vision.layout import BoardLayout
+from nardy.vision.recognizer import Recognizer
+from nardy.vision.rectify import rectify
+from nardy.vision.scene import Sample, Scene, synthetic_sample
 
 
-def test_camouflaged_boards_put_checkers_of_a_points_colour_on_the_board() -> None:
+def _seen(sample: Sample, colour: str) -> NDArray[np.float64]:
+    """(N, 3) mean BGR the camera shows round the centres of ``colour``'s checkers lying on the board."""
+    rec = Recognizer(RecognizerConfig(), sample.corners, detector=Detector.load())
+    maps = rec.prepare((sample.image.shape[1], sample.image.shape[0]))
+    view = rectify(maps, sample.image).astype(float)
+    s = maps.px_per_unit
+    at = [(round(c.y * s), round(c.x * s)) for c in sample.checkers if c.colour == colour and c.level == 0]
+    return np.array([view[y - 2 : y + 3, x - 2 : x + 3].mean(axis=(0, 1)) for y, x in at])
+
+
+def test_a_camouflaged_style_draws_one_side_in_a_points_colour() -> None:
+    scene = Scene.random(np.random.default_rng(5), family="felt", checker_set="black_white")
+    layout = BoardLayout.short_start()
+    before = scene.render(layout, rng=np.random.default_rng(0))
+    # the first draw that changes a side's colour by more than lighting and glare blur
+    for k in range(20):
+        style, changed = camouflaged(scene.style, np.random.default_rng(k))
+        was = getattr(scene.style, changed["side"]).top
+        if np.abs(np.subtract(was, changed["top"])).max() > 80:
+            break
+    assert np.abs(np.subtract(was, changed["top"])).max() > 80
+    assert changed["point"] in scene.style.points
+    scene.style = style
+    after = scene.render(layout, rng=np.random.default_rng(0))
+    side, top = changed["side"], np.array(changed["top"])
+    other = "dark" if side == "light" else "light"
+    # that side's checkers now look like the point's colour, as lit on this board; the other side's as before
+    assert np.abs(_seen(after, side) - top).mean() < 0.5 * np.abs(_seen(before, side) - top).mean()
+    assert np.abs(_seen(after, other) - _seen(before, other)).mean() < 1.0
+
+
+def test_camouflaged_boards_are_seeded() -> None:
     boards = camouflage_set(2, 1000, ["felt", "painted"], ["black_white", "red_white"])
-    for sample in boards:
-        meta = sample.meta["camouflage"]
-        assert np.abs(np.subtract(meta["top"], meta["point"])).max() < 30
-        side = meta["side"]
-        assert any(stack.colour == side for row in ("top", "bottom") for stack in sample.layout.row(row))
-    # seeded: the same boards again
     again = camouflage_set(2, 1000, ["felt", "painted"], ["black_white", "red_white"])
+    assert [b.meta["camouflage"] for b in boards] == [a.meta["camouflage"] for a in again]
     assert all(np.array_equal(a.image, b.image) for a, b in zip(boards, again, strict=True))
 
 
