@@ -132,8 +132,9 @@ def sample_points(
             return True
         return bool(len(allc) and np.min(np.hypot(allc[:, 0] - q[0], allc[:, 1] - q[1])) < 1.3 * d)
 
-    hard = props + [q for q in keep if is_hard(q)]
-    easy = [q for q in keep if not is_hard(q)]
+    flags = [is_hard(q) for q in keep]
+    hard = props + [q for q, f in zip(keep, flags, strict=True) if f]
+    easy = [q for q, f in zip(keep, flags, strict=True) if not f]
     pts = np.array(pos + off + hard + easy).reshape(-1, 2)
     labels = np.array([1.0] * len(pos) + [2.0] * len(off) + [3.0] * len(hard) + [0.0] * len(easy))
     xi = np.clip(np.round(pts[:, 0]).astype(int), 0, w - 1)
