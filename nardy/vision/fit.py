@@ -8,8 +8,9 @@ second layer's top is what the layer reader looks for. A small perceptron (``mlp
 Adam on the weighted logistic loss) gives the log-odds, written as the detector model.
 
 ``--camouflage N`` adds N boards on which one colour of checkers takes one colour of points
-(``camouflage_set``), and ``--hard-bases`` weighs bare points' bases as hard negatives; both are off
-by default (docs/vision.md, camouflaged training boards).
+(``camouflage_set``); ``--hard-bases`` weighs every bare point's base as a hard negative, and
+``--camouflage-bases`` only those on camouflaged boards whose point has the checkers' colour. All
+are off by default (docs/vision.md, camouflaged training boards).
 
 Board families and checker sets can be held out (``--hold-out-family oak --hold-out-set
 pearl_grey``) so the accuracy benchmark measures how the weights carry to kinds never trained on.
@@ -27,7 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -44,6 +45,7 @@ from nardy.vision.recognizer import Recognizer
 from nardy.vision.rectify import rectify
 from nardy.vision.scene import Sample, Scene, random_layout, synthetic_set
 from nardy.vision.style import BOARD_FAMILIES, CHECKER_SETS, BoardStyle
+from nardy.vision.texture import point_parity
 
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
@@ -62,12 +64,15 @@ negatives: its top is seen there, shifted by its height, and the layer reader lo
 
 
 def sample_points(
-    sample: Sample, config: RecognizerConfig, rng: np.random.Generator, hard_bases: bool = False
+    sample: Sample,
+    config: RecognizerConfig,
+    rng: np.random.Generator,
+    hard_bases: Collection[int] = (),
 ) -> tuple[F64, F64]:
     """Features (N, F) and labels (N,) of one rendered sample: 1 a checker's centre, 2 on checkers
-    but off any centre, 3 empty but next to a checker (or, with ``hard_bases``, at a bare point's
-    base, where its triangle's sides and the frame's edge ring a disc of the point's own colour),
-    0 elsewhere."""
+    but off any centre, 3 empty but next to a checker (or at the base of a bare point whose colour,
+    ``point_parity``, is in ``hard_bases``: there its triangle's sides and the frame's edge ring a
+    disc of the point's own colour), 0 elsewhere."""
     rec = Recognizer(config, sample.corners, detector=_PLACEHOLDER)
     maps = rec.prepare((sample.image.shape[1], sample.image.shape[0]))
     masks = rec._masks
@@ -87,7 +92,7 @@ def sample_points(
     bases: set[tuple[float, float]] = set()
     for row in ROWS:
         for i in range(12):
-            if hard_bases and sample.layout.row(row)[i].count == 0:
+            if point_parity(row, i) in hard_bases and sample.layout.row(row)[i].count == 0:
                 x, y = g.slot(row, i, 0.0)
                 bases.add((x * s, y * s))
             for k in np.arange(0, 12, 0.5):
@@ -245,14 +250,16 @@ def camouflage_set(n: int, seed: int, families: Sequence[str], checker_sets: Seq
 
 def camouflaged(style: BoardStyle, rng: np.random.Generator) -> tuple[BoardStyle, dict[str, Any]]:
     """``style`` with the tops of one colour of checkers (``side``) in one colour of its points
-    (``point``), jittered (``top``); and those three."""
-    point = style.points[int(rng.integers(2))]
+    (``point``, of index ``parity`` in ``style.points``), jittered (``top``); and those four."""
+    parity = int(rng.integers(2))
+    point = style.points[parity]
     top = tuple(float(np.clip(c + rng.normal(0.0, 6.0), 0, 255)) for c in point)
     side = "light" if rng.random() < 0.5 else "dark"
     return replace(style, **{side: replace(getattr(style, side), top=top)}), {
         "side": side,
         "top": top,
         "point": point,
+        "parity": parity,
     }
 
 
@@ -349,6 +356,16 @@ def mlp(
     }
 
 
+def hard_bases(sample: Sample, every: bool, camouflaged: bool) -> tuple[int, ...]:
+    """The point colours (``point_parity``) whose bare bases count as hard negatives on ``sample``:
+    both with ``every``; with ``camouflaged``, on a camouflaged board, its checkers' point colour."""
+    if every:
+        return (0, 1)
+    if camouflaged and "camouflage" in sample.meta:
+        return (int(sample.meta["camouflage"]["parity"]),)
+    return ()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m nardy.vision.fit", description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=240, help="rendered boards to fit on")
@@ -361,6 +378,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--camouflage", type=int, default=0, help="boards added with checkers of a point's colour"
+    )
+    parser.add_argument(
+        "--camouflage-bases",
+        action="store_true",
+        help="on camouflaged boards, count bare bases of the checkers' point colour as hard negatives",
     )
     parser.add_argument("--out", default=None, help="write the detector model here (JSON)")
     parser.add_argument("--upper-n", type=int, default=240, help="rendered boards to fit the upper head on")
@@ -390,7 +412,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     boards = list(synthetic_set(args.n, args.seed, families=families, checker_sets=sets))
     boards += camouflage_set(args.camouflage, args.seed, families, sets)
     for sample in boards:
-        x, y = sample_points(sample, config, rng, args.hard_bases)
+        x, y = sample_points(sample, config, rng, hard_bases(sample, args.hard_bases, args.camouflage_bases))
         xs.append(x)
         ys.append(y)
         samples.append(sample)
@@ -423,6 +445,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "n": args.n,
         "camouflage": args.camouflage,
         "hard_bases": args.hard_bases,
+        "camouflage_bases": args.camouflage_bases,
         "upper_seed": args.upper_seed,
         "upper_n": args.upper_n,
         "features": N_FEATURES,

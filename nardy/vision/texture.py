@@ -17,6 +17,12 @@ from nardy.vision.style import BGR, BoardStyle, Material
 Image = NDArray[np.float32]
 
 
+def point_parity(row: str, index: int) -> int:
+    """Which of a style's two point colours (``style.points``) the point ``index`` (0-11 from the
+    row's left) of ``row`` is drawn in: the colours alternate, and facing points differ."""
+    return index % 2 if row == "top" else (index + 1) % 2
+
+
 def _noise(rng: np.random.Generator, shape: tuple[int, int], sigma: float) -> Image:
     """Smooth noise with unit standard deviation, correlation length ``sigma`` pixels."""
     small = (max(2, int(shape[1] / max(sigma, 1.0)) + 2), max(2, int(shape[0] / max(sigma, 1.0)) + 2))
@@ -125,7 +131,7 @@ def board_texture(
     for row in ROWS:
         for i in range(POINTS_PER_ROW):
             tri = px(geometry.triangle(row, i))
-            parity = i % 2 if row == "top" else (i + 1) % 2
+            parity = point_parity(row, i)
             cv2.fillPoly(masks[parity], [tri], 255, cv2.LINE_AA, 4)
             outlines.append(tri)
     for parity in (0, 1):

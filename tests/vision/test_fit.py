@@ -7,11 +7,12 @@ from numpy.typing import NDArray
 
 from nardy.vision.config import RecognizerConfig
 from nardy.vision.detect import Detector
-from nardy.vision.fit import camouflage_set, camouflaged, sample_points
+from nardy.vision.fit import camouflage_set, camouflaged, hard_bases, sample_points
 from nardy.vision.layout import BoardLayout
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.rectify import rectify
 from nardy.vision.scene import Sample, Scene, synthetic_sample
+from nardy.vision.texture import point_parity
 
 
 def _seen(sample: Sample, colour: str) -> NDArray[np.float64]:
@@ -35,7 +36,7 @@ def test_a_camouflaged_style_draws_one_side_in_a_points_colour() -> None:
         if np.abs(np.subtract(was, changed["top"])).max() > 80:
             break
     assert np.abs(np.subtract(was, changed["top"])).max() > 80
-    assert changed["point"] in scene.style.points
+    assert changed["point"] == scene.style.points[changed["parity"]]
     scene.style = style
     after = scene.render(layout, rng=np.random.default_rng(0))
     side, top = changed["side"], np.array(changed["top"])
@@ -57,7 +58,7 @@ def test_bare_points_bases_can_count_as_hard_negatives() -> None:
     bare = sum(stack.count == 0 for row in ("top", "bottom") for stack in sample.layout.row(row))
     assert bare >= 4
     x0, y0 = sample_points(sample, RecognizerConfig(), np.random.default_rng(0))
-    x1, y1 = sample_points(sample, RecognizerConfig(), np.random.default_rng(0), hard_bases=True)
+    x1, y1 = sample_points(sample, RecognizerConfig(), np.random.default_rng(0), hard_bases=(0, 1))
     # the same places, only some easy negatives relabelled hard (a base beside a stack was hard already)
     assert len(y0) == len(y1)
     # (features computed twice in one process can differ by about 1e-8: they agree to float32 rounding)
@@ -66,3 +67,27 @@ def test_bare_points_bases_can_count_as_hard_negatives() -> None:
     moved = int((y1 == 3).sum()) - int((y0 == 3).sum())
     assert 0 < moved <= bare
     assert int((y1 == 0).sum()) == int((y0 == 0).sum()) - moved
+
+
+def test_camouflage_bases_are_the_bare_bases_of_the_camouflaged_points_colour() -> None:
+    plain = synthetic_sample(1000, 3)
+    board = camouflage_set(1, 1000, ["felt", "painted"], ["black_white", "red_white"])[0]
+    parity = board.meta["camouflage"]["parity"]
+    assert hard_bases(plain, every=False, camouflaged=True) == ()
+    assert hard_bases(plain, every=True, camouflaged=False) == (0, 1)
+    assert hard_bases(board, every=False, camouflaged=True) == (parity,)
+    assert hard_bases(board, every=False, camouflaged=False) == ()
+    bare = [
+        point_parity(row, i)
+        for row in ("top", "bottom")
+        for i, s in enumerate(board.layout.row(row))
+        if s.count == 0
+    ]
+    assert bare.count(0) and bare.count(1)
+    hard = {}
+    for bases in ((), (0,), (1,), (0, 1)):
+        _, y = sample_points(board, RecognizerConfig(), np.random.default_rng(0), hard_bases=bases)
+        hard[bases] = int((y == 3).sum())
+    # each colour's bases add their own hard negatives, and only theirs
+    assert hard[(0,)] > hard[()] and hard[(1,)] > hard[()]
+    assert hard[(0, 1)] - hard[()] == (hard[(0,)] - hard[()]) + (hard[(1,)] - hard[()])
