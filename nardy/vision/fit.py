@@ -356,7 +356,7 @@ def mlp(
     }
 
 
-def hard_bases(sample: Sample, every: bool, camouflaged: bool) -> tuple[int, ...]:
+def hard_base_colours(sample: Sample, every: bool, camouflaged: bool) -> tuple[int, ...]:
     """The point colours (``point_parity``) whose bare bases count as hard negatives on ``sample``:
     both with ``every``; with ``camouflaged``, on a camouflaged board, its checkers' point colour."""
     if every:
@@ -412,7 +412,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     boards = list(synthetic_set(args.n, args.seed, families=families, checker_sets=sets))
     boards += camouflage_set(args.camouflage, args.seed, families, sets)
     for sample in boards:
-        x, y = sample_points(sample, config, rng, hard_bases(sample, args.hard_bases, args.camouflage_bases))
+        x, y = sample_points(
+            sample, config, rng, hard_base_colours(sample, args.hard_bases, args.camouflage_bases)
+        )
         xs.append(x)
         ys.append(y)
         samples.append(sample)

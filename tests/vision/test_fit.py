@@ -7,7 +7,7 @@ from numpy.typing import NDArray
 
 from nardy.vision.config import RecognizerConfig
 from nardy.vision.detect import Detector
-from nardy.vision.fit import camouflage_set, camouflaged, hard_bases, sample_points
+from nardy.vision.fit import camouflage_set, camouflaged, hard_base_colours, sample_points
 from nardy.vision.layout import BoardLayout
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.rectify import rectify
@@ -73,10 +73,10 @@ def test_camouflage_bases_are_the_bare_bases_of_the_camouflaged_points_colour() 
     plain = synthetic_sample(1000, 3)
     board = camouflage_set(1, 1000, ["felt", "painted"], ["black_white", "red_white"])[0]
     parity = board.meta["camouflage"]["parity"]
-    assert hard_bases(plain, every=False, camouflaged=True) == ()
-    assert hard_bases(plain, every=True, camouflaged=False) == (0, 1)
-    assert hard_bases(board, every=False, camouflaged=True) == (parity,)
-    assert hard_bases(board, every=False, camouflaged=False) == ()
+    assert hard_base_colours(plain, every=False, camouflaged=True) == ()
+    assert hard_base_colours(plain, every=True, camouflaged=False) == (0, 1)
+    assert hard_base_colours(board, every=False, camouflaged=True) == (parity,)
+    assert hard_base_colours(board, every=False, camouflaged=False) == ()
     bare = [
         point_parity(row, i)
         for row in ("top", "bottom")
