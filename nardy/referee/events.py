@@ -30,6 +30,7 @@ CAMERA_LOST = "camera-lost"
 STORAGE = "storage"
 COUNT_CHANGED = "checker-count"
 POINT_MISREAD = "point-misread"
+UNSEEN_SIDE = "checkers-unseen"
 
 
 @dataclass(frozen=True, slots=True)

@@ -174,6 +174,9 @@ class Referee:
         """The decisions of the frames behind the wrong board now settling (see ``_offence``)."""
         self._run_since: float | None = None
         self._setup_ok = True
+        self._unseen: tuple[tuple[Color, tuple[int, ...]], ...] = ()
+        """The sides, with their starting points, that the camera did not see on the last board
+        read at setup (see ``unseen_share``)."""
         self._unconfirmed: tuple[int, Position, dict[int, int]] | None = None
         """For the last play recorded unconfirmed on the opponent's throw (see ``_finish_on_throw``):
         its number, the position it left, and the points where the board then read otherwise, with
@@ -312,6 +315,21 @@ class Referee:
 
     def _opening(self, dice: tuple[int, int], source: str) -> None:
         a, b = dice
+        if self._unseen:
+            said = "; ".join(
+                f"{side}'s on point{'s' if len(points) > 1 else ''} {', '.join(map(str, points))}"
+                for side, points in self._unseen
+            )
+            self._alert(
+                ev.UNSEEN_SIDE,
+                "warning",
+                f"the camera does not see the starting position's checkers ({said}): the light or "
+                "the checker colours need looking at (calibrating the board on the start position "
+                "learns the colours); until then what it reads of those checkers cannot be trusted",
+                tuple(p for _, points in self._unseen for p in points),
+            )
+        else:
+            self._clear(ev.UNSEEN_SIDE)
         if not self._setup_ok:
             self._alert(ev.BOARD_CHANGED, "warning", "set up the starting position before the opening throw")
         if a == b:
@@ -837,16 +855,26 @@ class Referee:
             start = Position.initial(self.variant.name)
             free, _ = reading.best_keeping_count(start)
             ok = free - reading.log_likelihood(start) < self.config.illegal_margin
+            # (the count of fifteen can make the start the likeliest board even so: it puts the
+            # checkers where the camera sees none, as likely there as anywhere)
+            unseen = _unseen_sides(reading, start, self.config.unseen_share)
+            if unseen:
+                # ... only when the board is the start but for them (not a game's last board)
+                clear = reading.unread(frozenset(p for _, points in unseen for p in points))
+                kept, _ = clear.best_keeping_count(start)
+                if kept - clear.log_likelihood(start) >= self.config.illegal_margin:
+                    unseen = ()
 
             if ok:
                 self._learn_gap(reading, start)
 
             def setup() -> None:
                 self._setup_ok = ok
+                self._unseen = unseen
                 if ok:
                     self._clear(ev.BOARD_CHANGED)
 
-            return ("setup", ok), setup
+            return ("setup", ok, unseen), setup
         turn = self.turn
         if turn is None:
             usual = self.usual_gap
@@ -1605,6 +1633,25 @@ def _changed_places(before: Position, seen: Position | None) -> tuple[object, ..
     if (seen.off_white, seen.off_black) != (before.off_white, before.off_black):
         places.append("off")
     return tuple(places)
+
+
+def _unseen_sides(
+    reading: BoardReading, start: Position, share: float
+) -> tuple[tuple[Color, tuple[int, ...]], ...]:
+    """The sides whose checkers ``reading`` shows on none of ``share`` or more of their points in
+    ``start`` (a point counts as seen when the reading gives any of that side's checkers there at
+    least even odds), each with those points."""
+    out: list[tuple[Color, tuple[int, ...]]] = []
+    for side, sign in ((Color.WHITE, 1), (Color.BLACK, -1)):
+        held = [i for i, n in enumerate(start.points) if n * sign > 0]
+        unseen = tuple(
+            i + 1
+            for i in held
+            if sum(math.exp(lp) for n, lp in reading.points[i].items() if n * sign > 0) < 0.5
+        )
+        if held and unseen and len(unseen) >= share * len(held):
+            out.append((side, unseen))
+    return tuple(out)
 
 
 def _is_alarm(key: Hashable) -> bool:

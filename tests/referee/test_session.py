@@ -17,6 +17,7 @@ from nardy.referee.events import (
     OUT_OF_TURN,
     POINT_MISREAD,
     UNFINISHED_PLAY,
+    UNSEEN_SIDE,
 )
 from nardy.referee.reading import BoardReading
 from nardy.referee.session import CommandError
@@ -398,6 +399,60 @@ def test_dice_thrown_out_of_turn(table: Make) -> None:
     t.roll(6, 5)
     t.roll(4, 4)  # white rolls again before moving
     assert OUT_OF_TURN in t.alerts() and t.ref.turn is not None and t.ref.turn.roll.text() == "6-5"
+
+
+def _without(position: Position, points: tuple[int, ...]) -> BoardReading:
+    """A sure reading of ``position`` that shows ``points`` (1..24) surely empty."""
+    dists = [{0: 1.0, n: 1e-5} if i + 1 in points else {n: 1.0} for i, n in enumerate(position.points)]
+    return BoardReading.from_distributions(dists, ({0: 1.0}, {0: 1.0}), None)
+
+
+@pytest.mark.parametrize(
+    ("variant", "hidden", "named"),
+    [
+        ("short", (12, 17, 19), "black's on points 12, 17, 19"),  # three of black's four points
+        ("long", (24,), "white's on point 24"),  # white's head
+    ],
+)
+def test_a_camera_that_does_not_see_one_sides_start_says_so_at_the_opening(
+    table: Make, variant: str, hidden: tuple[int, ...], named: str
+) -> None:
+    t = table(variant)
+    start = Position.initial(variant)
+    t.see(_without(start, hidden))
+    t.roll(3, 1)
+    alert = t.ref.alerts[UNSEEN_SIDE]
+    assert alert.severity == "warning" and named in alert.text and alert.points == hidden
+
+
+def test_one_point_of_a_start_unseen_is_a_misread_not_an_unseen_side(table: Make) -> None:
+    t = table("short")
+    start = Position.initial("short")
+    t.see(_without(start, (19,)))  # one of black's four points: a stack the camera misses
+    t.roll(3, 1)
+    assert UNSEEN_SIDE not in t.alerts()
+
+
+def test_a_last_board_that_is_no_start_is_not_taken_for_an_unseen_side(table: Make) -> None:
+    t = table("short")
+    # at the end of a game black's checkers stand in its home, none on its starting points but
+    # the six-point: that is no start position with black's checkers unseen
+    end = pos("short", {1: 3}, {19: 3, 20: 4, 21: 4, 22: 4}, off=(12, 0))
+    t.see(BoardReading.certain(end))
+    t.roll(3, 1)
+    assert UNSEEN_SIDE not in t.alerts() and BOARD_CHANGED in t.alerts()
+
+
+def test_a_camera_that_sees_the_next_start_clears_the_unseen_side(table: Make) -> None:
+    t = table("short")
+    start = Position.initial("short")
+    t.see(_without(start, (12, 17, 19)))
+    t.roll(1, 2)
+    assert UNSEEN_SIDE in t.alerts()
+    t.ref.command("new-game")
+    t.show(start)
+    t.roll(3, 1)
+    assert UNSEEN_SIDE not in t.alerts()
 
 
 def test_board_changed_with_no_throw(table: Make) -> None:
