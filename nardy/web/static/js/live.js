@@ -18,6 +18,7 @@ const ALERT_TITLES = {
   "dice-tilt": "Cocked die",
   "checker-count": "Checker count",
   "point-misread": "Point misread",
+  "checkers-unseen": "Checkers unseen",
   storage: "Storage",
 };
 const STATUS_TEXT = {
