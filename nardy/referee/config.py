@@ -86,10 +86,11 @@ class RefereeConfig:
     says so, and an alarm's reason that names it is given from the other places instead, until
     the camera reads it right again (the median under half this)."""
     unseen_share: float = 0.5
-    """At the opening throw, a side whose checkers the camera reads on none of this share (or more)
-    of the starting position's points of that side (short nardy: two of its four; long nardy: its
-    head), on a board that is the start but for them, is not seen: checkers of the board's own
-    colour, say. The referee says so at once; its reading of that side's plays cannot be trusted."""
+    """At the opening throw, a side whose checkers the camera does not see (none of them at even
+    odds) on this share or more of that side's starting points (short nardy: two of its four; long
+    nardy: its head), on a board that is the start but for them, is unseen: checkers of the board's
+    own colour, say. The referee says so at once: its readings of that side's plays cannot be
+    trusted."""
     max_misread: int = 1
     """The most points taken as misread at once (the worst). Only one, so that no board that
     differs from the record at two places (a play recorded wrongly) is ever explained away."""
