@@ -37,6 +37,7 @@ from nardy.referee.reading import BoardReading
 from nardy.referee.resume import ResumePoint
 from nardy.referee.settle import Settler
 from nardy.rules import Color, Play, Position, Roll, Variant, find_variant
+from nardy.rules.board import mover_point
 from nardy.rules.judge import Verdict
 from nardy.rules.scoring import GameResult
 
@@ -316,8 +317,13 @@ class Referee:
     def _opening(self, dice: tuple[int, int], source: str) -> None:
         a, b = dice
         if self._unseen:
+            # each side's points in its own numbering, as the plays and the reasons give them
             said = "; ".join(
-                f"{side}'s on point{'s' if len(points) > 1 else ''} {', '.join(map(str, points))}"
+                f"{side}'s on {'its points' if len(points) > 1 else 'its point'} "
+                + ", ".join(
+                    str(q)
+                    for q in sorted((mover_point(self.variant.name, side, p) for p in points), reverse=True)
+                )
                 for side, points in self._unseen
             )
             self._alert(

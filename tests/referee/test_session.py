@@ -410,8 +410,8 @@ def _without(position: Position, points: tuple[int, ...]) -> BoardReading:
 @pytest.mark.parametrize(
     ("variant", "hidden", "named"),
     [
-        ("short", (12, 17, 19), "black's on points 12, 17, 19"),  # three of black's four points
-        ("long", (24,), "white's on point 24"),  # white's head
+        ("short", (12, 17, 19), "black's on its points 13, 8, 6"),  # three of black's four points
+        ("long", (12,), "black's on its point 24"),  # black's head
     ],
 )
 def test_a_camera_that_does_not_see_one_sides_start_says_so_at_the_opening(
