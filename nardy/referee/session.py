@@ -329,9 +329,9 @@ class Referee:
             self._alert(
                 ev.UNSEEN_SIDE,
                 "warning",
-                f"the camera does not see the starting position's checkers ({said}): the light or "
-                "the checker colours need looking at (calibrating the board on the start position "
-                "learns the colours); until then what it reads of those checkers cannot be trusted",
+                f"the camera does not see the starting position's checkers ({said}): they need "
+                "more light, or to stand out from the board more; until then what it reads of "
+                "those checkers cannot be trusted",
                 tuple(p for _, points in self._unseen for p in points),
             )
         else:
