@@ -1644,9 +1644,9 @@ def _changed_places(before: Position, seen: Position | None) -> tuple[object, ..
 def _unseen_sides(
     reading: BoardReading, start: Position, share: float
 ) -> tuple[tuple[Color, tuple[int, ...]], ...]:
-    """The sides whose checkers ``reading`` shows on none of ``share`` or more of their points in
-    ``start`` (a point counts as seen when the reading gives any of that side's checkers there at
-    least even odds), each with those points."""
+    """The sides whose checkers ``reading`` does not see on ``share`` or more of their points in
+    ``start`` (a point is seen when the reading gives any of that side's checkers there at least
+    even odds), each with those points."""
     out: list[tuple[Color, tuple[int, ...]]] = []
     for side, sign in ((Color.WHITE, 1), (Color.BLACK, -1)):
         held = [i for i, n in enumerate(start.points) if n * sign > 0]
@@ -1655,7 +1655,7 @@ def _unseen_sides(
             for i in held
             if sum(math.exp(lp) for n, lp in reading.points[i].items() if n * sign > 0) < 0.5
         )
-        if held and unseen and len(unseen) >= share * len(held):
+        if unseen and len(unseen) >= share * len(held):
             out.append((side, unseen))
     return tuple(out)
 
