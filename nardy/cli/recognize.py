@@ -87,8 +87,13 @@ def _frames(path: Path, every: float) -> Iterator[tuple[str, Any]]:
 
     if not path.exists():
         raise UsageError(f"{path}: no such file")
+    if path.is_dir():
+        raise UsageError(f"{path}: a folder, not an image or video (name the files in it)")
     if path.suffix.lower() not in VIDEO_SUFFIXES:
-        data = np.fromfile(str(path), dtype=np.uint8)
+        try:
+            data = np.fromfile(str(path), dtype=np.uint8)
+        except OSError as exc:
+            raise UsageError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
         frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
         if frame is not None:
             yield str(path), frame
@@ -177,16 +182,18 @@ def run(args: argparse.Namespace) -> int:
         from nardy.calibration.finder import find_board
 
         first = None
+        unread: list[str] = []
         for name in args.inputs:
             try:
                 first = next(_frames(Path(name), args.every), None)
-            except UsageError:
+            except UsageError as exc:
+                unread.append(str(exc))
                 continue
             if first is not None:
                 break
         finding = find_board(FinderConfig(), first[1], config.geometry) if first is not None else None
         if finding is None or not finding.ok:
-            seen = "no frame could be read"
+            seen = "no frame could be read" + (": " + "; ".join(unread) if unread else "")
             if first is not None and finding is not None:
                 seen = f"{first[0]}: {finding.summary()}"
             print(

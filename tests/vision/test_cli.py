@@ -54,6 +54,25 @@ def test_recognize_json_lines_and_a_bad_file_does_not_stop_the_rest(
     assert (tmp_path / "seen-0001.png").exists() and (tmp_path / "seen-0002.png").exists()
 
 
+def test_recognize_a_folder_among_the_inputs_is_an_error_not_a_crash(
+    synth_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder given where a file belongs (``nardy recognize photos/``) once ended the command
+    with a traceback before any file was read; it is one bad input, named, and the rest are read."""
+    label = _labels(synth_dir)[0]
+    corners = " ".join(f"{x},{y}" for x, y in label["corners"])
+    image = str(synth_dir / label["file"])
+    code = main(["recognize", str(tmp_path), image, "--corners", corners, "--json"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert f"{tmp_path}: a folder" in captured.err and "Traceback" not in captured.err
+    assert len(captured.out.splitlines()) == 1
+    # without corners the finder looks for the first readable frame, and says why none was
+    assert main(["recognize", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "no frame could be read" in err and f"{tmp_path}: a folder" in err
+
+
 def test_recognize_without_corners_says_what_is_needed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
