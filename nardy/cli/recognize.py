@@ -27,7 +27,12 @@ def register(subparsers: Any) -> None:
         ),
         epilog=('example: nardy recognize board.jpg --corners "212,80 1050,96 1071,660 190,650" --json'),
     )
-    p.add_argument("inputs", nargs="+", metavar="IMAGE_OR_VIDEO", help="photos or videos to read")
+    p.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="IMAGE_OR_VIDEO",
+        help="photos or videos to read (a folder: the photos and videos in it, by name)",
+    )
     p.add_argument("--corners", help='playing-area corners "x,y x,y x,y x,y" (TL TR BR BL, pixels)')
     p.add_argument(
         "--profile",
@@ -80,6 +85,24 @@ def _load_profile(path: Path) -> dict[str, Any]:
     return data
 
 
+def _inputs(names: list[str]) -> list[str]:
+    """``names`` with each folder replaced by the photos and videos in it, in name order (not its
+    subfolders): ``nardy recognize photos/``. A folder with none of them, or that cannot be listed,
+    stays as it is, to be reported as one bad input."""
+    kinds = IMAGE_SUFFIXES | VIDEO_SUFFIXES
+    out: list[str] = []
+    for name in names:
+        path = Path(name)
+        found: list[str] = []
+        if path.is_dir():
+            try:
+                found = sorted(str(p) for p in path.iterdir() if p.suffix.lower() in kinds and p.is_file())
+            except OSError:
+                found = []
+        out.extend(found or [name])
+    return out
+
+
 def _frames(path: Path, every: float) -> Iterator[tuple[str, Any]]:
     """(label, frame) for an image, or sampled frames of a video; raises UsageError if unreadable."""
     import cv2
@@ -88,7 +111,7 @@ def _frames(path: Path, every: float) -> Iterator[tuple[str, Any]]:
     if not path.exists():
         raise UsageError(f"{path}: no such file")
     if path.is_dir():
-        raise UsageError(f"{path}: a folder, not an image or video (name the files in it)")
+        raise UsageError(f"{path}: a folder with no photo or video in it")
     if path.suffix.lower() not in VIDEO_SUFFIXES:
         try:
             data = np.fromfile(str(path), dtype=np.uint8)
@@ -134,6 +157,7 @@ def run(args: argparse.Namespace) -> int:
     from nardy.vision.recognizer import Recognizer
     from nardy.vision.rectify import Intrinsics
 
+    inputs = _inputs(args.inputs)
     corners: Any = None
     try:
         profile = _load_profile(args.profile) if args.profile else {}
@@ -174,51 +198,43 @@ def run(args: argparse.Namespace) -> int:
         print(f"nardy recognize: {exc}", file=sys.stderr)
         return 2
 
-    finder = None
-    if corners is None:
-        # no corners given: find the board in the first frame that can be read, and use its corners
-        # for every frame (the camera stands still, as with --corners)
+    def find(label: str, frame: Any) -> Any:
+        """The corners the finder is sure of in ``frame`` (None, said why, when it is not)."""
         from nardy.calibration.config import FinderConfig
         from nardy.calibration.finder import find_board
 
-        first = None
-        unread: list[str] = []
-        for name in args.inputs:
-            try:
-                first = next(_frames(Path(name), args.every), None)
-            except UsageError as exc:
-                unread.append(str(exc))
-                continue
-            if first is not None:
-                break
-        finding = find_board(FinderConfig(), first[1], config.geometry) if first is not None else None
-        if finding is None or not finding.ok:
-            seen = "no frame could be read" + (": " + "; ".join(unread) if unread else "")
-            if first is not None and finding is not None:
-                seen = f"{first[0]}: {finding.summary()}"
+        finding = find_board(FinderConfig(), frame, config.geometry)
+        if not finding.ok or finding.corners is None:
             print(
-                f"nardy recognize: the board was not found with confidence ({seen}); the board's corners "
-                'are needed: pass --corners "x,y x,y x,y x,y" (top-left, top-right, bottom-right, '
-                "bottom-left of the playing area) or --profile FILE",
+                f"nardy recognize: {label}: the board was not found with confidence "
+                f"({finding.summary()}); the board's corners are needed: pass --corners "
+                '"x,y x,y x,y x,y" (top-left, top-right, bottom-right, bottom-left of the playing '
+                "area) or --profile FILE",
                 file=sys.stderr,
             )
-            return 2
-        print(f"nardy recognize: {first[0] if first else ''}: {finding.summary()}", file=sys.stderr)
-        corners = finding.corners.tolist() if finding.corners is not None else None
+            return None
+        print(f"nardy recognize: {label}: {finding.summary()}", file=sys.stderr)
+        return finding.corners.tolist()
 
     failures = 0
+    not_found = 0
+    read = 0
     written = 0
-    for name in args.inputs:
+    for name in inputs:
         # one file, one board: a recognizer remembers the checker colours of the frames it read,
         # which must not carry over to the next photo (another board, other checkers)
         recognizers: dict[tuple[float, ...], Recognizer] = {}
+        # without corners, the board is found in the file's first frame that can be read, and
+        # those corners serve its other frames (within a video the camera stands still); photos
+        # given together may be of other boards, from other places
+        board = corners
         try:
             for label, frame in _frames(Path(name), args.every):
-                board = corners if corners is not None else finder(frame)  # type: ignore[misc]
                 if board is None:
-                    print(f"nardy recognize: {label}: no board found", file=sys.stderr)
-                    failures += 1
-                    continue
+                    board = find(label, frame)
+                    if board is None:
+                        not_found += 1
+                        break
                 key = tuple(float(v) for v in np.asarray(board, float).ravel())
                 rec = recognizers.get(key)
                 if rec is None:
@@ -229,6 +245,7 @@ def run(args: argparse.Namespace) -> int:
                     print(f"nardy recognize: {label}: {exc}", file=sys.stderr)
                     failures += 1
                     continue
+                read += 1
                 if args.json:
                     record = {"file": label, **obs.json()}
                     print(json.dumps(record), flush=True)
@@ -243,7 +260,7 @@ def run(args: argparse.Namespace) -> int:
                     written += 1
                     out = (
                         args.debug
-                        if len(args.inputs) == 1 and written == 1
+                        if len(inputs) == 1 and written == 1
                         else (
                             args.debug.with_name(
                                 f"{args.debug.stem}-{written:04d}{args.debug.suffix or '.png'}"
@@ -256,4 +273,6 @@ def run(args: argparse.Namespace) -> int:
         except UsageError as exc:
             print(f"nardy recognize: {exc}", file=sys.stderr)
             failures += 1
-    return 1 if failures else 0
+    if not_found and not read:
+        return 2  # nothing was read for want of the corners: they must be given
+    return 1 if failures or not_found else 0

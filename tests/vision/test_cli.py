@@ -54,23 +54,52 @@ def test_recognize_json_lines_and_a_bad_file_does_not_stop_the_rest(
     assert (tmp_path / "seen-0001.png").exists() and (tmp_path / "seen-0002.png").exists()
 
 
-def test_recognize_a_folder_among_the_inputs_is_an_error_not_a_crash(
+def test_recognize_reads_the_photos_in_a_folder_and_names_a_folder_without_any(
     synth_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A folder given where a file belongs (``nardy recognize photos/``) once ended the command
-    with a traceback before any file was read; it is one bad input, named, and the rest are read."""
-    label = _labels(synth_dir)[0]
-    corners = " ".join(f"{x},{y}" for x, y in label["corners"])
-    image = str(synth_dir / label["file"])
-    code = main(["recognize", str(tmp_path), image, "--corners", corners, "--json"])
+    """``nardy recognize photos/`` reads the photos in the folder, by name (``labels.jsonl`` beside
+    them is not an input). A folder with none once ended the command with a traceback before any
+    file was read; it is one bad input, named, and the rest are read."""
+    labels = _labels(synth_dir)
+    corners = " ".join(f"{x},{y}" for x, y in labels[0]["corners"])
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code = main(["recognize", str(empty), str(synth_dir), "--corners", corners, "--json"])
     captured = capsys.readouterr()
     assert code == 1
-    assert f"{tmp_path}: a folder" in captured.err and "Traceback" not in captured.err
-    assert len(captured.out.splitlines()) == 1
-    # without corners the finder looks for the first readable frame, and says why none was
-    assert main(["recognize", str(tmp_path)]) == 2
-    err = capsys.readouterr().err
-    assert "no frame could be read" in err and f"{tmp_path}: a folder" in err
+    assert f"{empty}: a folder with no photo or video in it" in captured.err
+    assert "Traceback" not in captured.err and "labels.jsonl" not in captured.err
+    read = [json.loads(line)["file"] for line in captured.out.splitlines()]
+    assert read == [str(synth_dir / r["file"]) for r in labels]
+
+
+def test_recognize_without_corners_finds_the_board_in_each_photo(
+    synth_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Photos read together without corners may show other boards from other places: each one's
+    board is found in it. (The first photo's corners once served every photo given with it.)"""
+    import cv2
+
+    label = _labels(synth_dir)[0]
+    image = cv2.imread(str(synth_dir / label["file"]))
+    mirrored = tmp_path / "mirrored.png"
+    cv2.imwrite(str(mirrored), cv2.flip(image, 1))
+    width = image.shape[1]
+    boards = {
+        str(synth_dir / label["file"]): [(x, y) for x, y in label["corners"]],
+        str(mirrored): [(width - 1 - x, y) for x, y in label["corners"]],
+    }
+    code = main(["recognize", *boards, "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert [json.loads(line)["file"] for line in captured.out.splitlines()] == list(boards)
+    for name, truth in boards.items():
+        found = f"nardy recognize: {name}: found"
+        said = [line for line in captured.err.splitlines() if line.startswith(found)]
+        assert len(said) == 1, captured.err
+        xy = [tuple(map(float, p.split(","))) for p in re.findall(r"\((-?\d+,-?\d+)\)", said[0])]
+        # the corners as a set (which end is the top is the finder's to name)
+        assert max(min(math.dist(t, f) for f in xy) for t in truth) < 8.0
 
 
 def test_recognize_without_corners_says_what_is_needed(
