@@ -98,7 +98,7 @@ def _inputs(names: list[str]) -> list[str]:
             try:
                 found = sorted(str(p) for p in path.iterdir() if p.suffix.lower() in kinds and p.is_file())
             except OSError:
-                found = []
+                pass  # reported as the folder it is
         out.extend(found or [name])
     return out
 
@@ -223,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
     for name in inputs:
         # one file, one board: a recognizer remembers the checker colours of the frames it read,
         # which must not carry over to the next photo (another board, other checkers)
-        recognizers: dict[tuple[float, ...], Recognizer] = {}
+        rec: Recognizer | None = None
         # without corners, the board is found in the file's first frame that can be read, and
         # those corners serve its other frames (within a video the camera stands still); photos
         # given together may be of other boards, from other places
@@ -235,10 +235,8 @@ def run(args: argparse.Namespace) -> int:
                     if board is None:
                         not_found += 1
                         break
-                key = tuple(float(v) for v in np.asarray(board, float).ravel())
-                rec = recognizers.get(key)
                 if rec is None:
-                    rec = recognizers[key] = build(board)
+                    rec = build(board)  # one board per file: its corners are fixed from here on
                 try:
                     obs = rec.read(frame)
                 except ValueError as exc:
