@@ -143,6 +143,13 @@ class CameraConfig:
     """Play a video file at its own frame rate (False: as fast as frames can be read)."""
     speed: float = 1.0
     """Play a video this many times faster than real time."""
+    frozen_seconds: float = 5.0
+    """A live camera whose every frame has been the very same picture for this long is taken as
+    frozen (a stalled stream or driver that repeats its last frame): a real sensor's noise never
+    gives two identical frames. 0: not watched. Video files are never watched (a still scene
+    decodes to identical frames)."""
+    frozen_stride: int = 4
+    """Every this-many pixels across and down are compared for it."""
 
 
 @dataclass
@@ -159,8 +166,10 @@ class CameraLoop:
     """Reads frames in a thread and hands each to ``on_frame(frame, t)``.
 
     A camera that stops giving frames is reopened with a growing pause, and ``on_status(ok,
-    message)`` says so; a video file that ends calls ``on_end()`` and stops the loop. ``stop()``
-    ends it from any thread. Errors raised by ``on_frame`` are reported and do not stop the loop.
+    message)`` says so -- as it does when a live camera's frames have all been one picture for
+    ``frozen_seconds`` (they are still handed on: what the camera last saw). A video file that
+    ends calls ``on_end()`` and stops the loop. ``stop()`` ends it from any thread. Errors raised
+    by ``on_frame`` are reported and do not stop the loop.
     """
 
     def __init__(
@@ -185,6 +194,8 @@ class CameraLoop:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.is_file = isinstance(source, str) and not source.isdigit() and "://" not in source
+        self._last_sample: Frame | None = None
+        self._same_since: float | None = None
 
     def start(self) -> None:
         if self._thread is not None:
@@ -219,6 +230,7 @@ class CameraLoop:
                         backoff = min(backoff * 2, self.config.reconnect_max)
                         continue
                     backoff = self.config.reconnect_first
+                    self._last_sample = self._same_since = None
                     fps = float(cap.get(5) or 0.0)  # cv2.CAP_PROP_FPS
                     frame_gap = 1.0 / (fps * self.config.speed) if self.is_file and fps > 0 else 0.0
                     start = self.clock()
@@ -233,10 +245,19 @@ class CameraLoop:
                     self._status(False, f"camera {self.source!r} stopped giving frames; reconnecting")
                     ok_reported = False
                     continue
-                if ok_reported is not True:
+                t = index / fps if self.is_file and fps > 0 else self.clock()
+                frozen = self._frozen_for(frame, t)
+                if frozen >= self.config.frozen_seconds > 0:
+                    if ok_reported is not False:
+                        self._status(
+                            False,
+                            f"camera {self.source!r} has sent the very same picture for {frozen:.0f} s: "
+                            "its stream looks frozen (check its cable or network)",
+                        )
+                        ok_reported = False
+                elif ok_reported is not True:
                     self._status(True, "camera ok")
                     ok_reported = True
-                t = index / fps if self.is_file and fps > 0 else self.clock()
                 index += 1
                 if frame_gap and self.config.realtime_video:
                     delay = start + index * frame_gap - self.clock()
@@ -252,6 +273,21 @@ class CameraLoop:
         finally:
             if cap is not None:
                 cap.release()
+
+    def _frozen_for(self, frame: Frame, now: float) -> float:
+        """Seconds for which the live camera's frames have been one picture, ``frame`` the latest
+        (0 while they change, or for a video file)."""
+        if self.is_file or self.config.frozen_seconds <= 0:
+            return 0.0
+        step = max(1, self.config.frozen_stride)
+        sample = np.ascontiguousarray(frame[::step, ::step])
+        last, self._last_sample = self._last_sample, sample
+        if last is None or last.shape != sample.shape or not np.array_equal(last, sample):
+            self._same_since = now
+            return 0.0
+        if self._same_since is None:
+            self._same_since = now
+        return now - self._same_since
 
     def _status(self, ok: bool, message: str) -> None:
         try:

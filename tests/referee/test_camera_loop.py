@@ -1,0 +1,191 @@
+"""The camera loop on real OpenCV captures of real video files: a camera that cannot be opened is
+retried and said lost, a frame the session fails on does not stop it, a video ends it -- and a live
+camera whose stream freezes (every frame the very same picture) is said lost until it moves again."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from nardy.referee.events import CAMERA_LOST, EventBus
+from nardy.referee.live import CameraConfig, CameraError, CameraLoop, VideoClock, attach_camera_status
+from nardy.referee.match import MatchInfo
+from nardy.referee.session import Referee
+
+SIZE = (160, 120)
+STEP = 0.25
+"""Seconds between a live camera's frames in these tests (the loop's clock is stepped, not slept)."""
+
+
+def write_video(path: Path, frames: list[np.ndarray]) -> Path:
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 4.0, SIZE)
+    assert writer.isOpened()
+    for frame in frames:
+        writer.write(frame)
+    writer.release()
+    return path
+
+
+def still(n: int) -> list[np.ndarray]:
+    frame = np.full((SIZE[1], SIZE[0], 3), 90, np.uint8)
+    cv2.circle(frame, (80, 60), 30, (240, 240, 240), -1)
+    return [frame.copy() for _ in range(n)]
+
+
+def noisy(n: int, seed: int) -> list[np.ndarray]:
+    """A still scene as a real sensor gives it: the same board, new noise in every frame."""
+    rng = np.random.default_rng(seed)
+    base = still(1)[0].astype(np.int16)
+    return [np.clip(base + rng.integers(-6, 7, base.shape), 0, 255).astype(np.uint8) for _ in range(n)]
+
+
+class Run:
+    """A camera loop on ``source`` (through ``opener``) that stops itself after ``frames`` frames,
+    with a clock that steps ``STEP`` seconds a call; what it reported is kept."""
+
+    def __init__(self, source: str, frames: int, opener: Any, **config: Any) -> None:
+        self.frames: list[float] = []
+        self.statuses: list[tuple[bool, str]] = []
+        self.ended = False
+        ticks = itertools.count()
+        self.loop = CameraLoop(
+            source,
+            self.on_frame,
+            config=CameraConfig(reconnect_first=0.01, **config),
+            on_status=lambda ok, message: self.statuses.append((ok, message)),
+            on_end=self.on_end,
+            opener=opener,
+            clock=lambda: next(ticks) * STEP,
+        )
+        self.limit = frames
+
+    def on_frame(self, frame: np.ndarray, t: float) -> None:
+        self.frames.append(t)
+        if len(self.frames) >= self.limit:
+            self.loop.stop()
+
+    def on_end(self) -> None:
+        self.ended = True
+
+    def run(self) -> Run:
+        self.loop.start()
+        assert self.loop._thread is not None
+        self.loop._thread.join(30.0)
+        assert not self.loop.running
+        return self
+
+
+def live(video: Path) -> Any:
+    """An opener that plays ``video`` as if it were camera 0."""
+
+    def opener(source: str | int) -> Any:
+        assert source == "0"
+        cap = cv2.VideoCapture(str(video))
+        assert cap.isOpened()
+        return cap
+
+    return opener
+
+
+def test_a_live_camera_that_repeats_one_picture_is_said_frozen_and_ok_again_once_it_moves(
+    tmp_path: Path,
+) -> None:
+    video = write_video(tmp_path / "stall.avi", noisy(8, 1) + still(30) + noisy(8, 2))
+    run = Run("0", 46, live(video)).run()
+    assert len(run.frames) == 46  # frozen frames are still handed on
+    oks = [ok for ok, _ in run.statuses]
+    assert oks == [True, False, True]
+    message = run.statuses[1][1]
+    assert "frozen" in message and "'0'" in message and "for 5 s" in message
+
+
+def test_a_live_camera_with_sensor_noise_is_never_said_frozen(tmp_path: Path) -> None:
+    video = write_video(tmp_path / "noise.avi", noisy(40, 3))  # 10 s of a board at rest
+    run = Run("0", 40, live(video)).run()
+    assert run.statuses == [(True, "camera ok")]
+
+
+def test_the_freeze_is_said_after_frozen_seconds_and_not_before(tmp_path: Path) -> None:
+    video = write_video(tmp_path / "stall.avi", noisy(1, 4) + still(40))
+    for frames, said in ((21, False), (22, True)):
+        run = Run("0", frames, live(video)).run()
+        # the clock: one tick to open, one per frame; the still picture first came at frame 1
+        assert any(not ok for ok, _ in run.statuses) is said, frames
+    none = Run("0", 41, live(video), frozen_seconds=0.0).run()
+    assert none.statuses == [(True, "camera ok")]
+
+
+def test_a_video_file_of_a_still_scene_is_not_a_frozen_camera(tmp_path: Path) -> None:
+    video = write_video(tmp_path / "still.avi", still(40))
+    run = Run(str(video), 1000, lambda source: cv2.VideoCapture(str(source)), realtime_video=False).run()
+    assert len(run.frames) == 40 and run.ended
+    assert run.statuses == [(True, "camera ok")]
+
+
+def test_a_camera_that_will_not_open_is_retried_and_said_lost_until_it_gives_frames(tmp_path: Path) -> None:
+    video = write_video(tmp_path / "cam.avi", noisy(5, 5))
+    tries: list[str | int] = []
+
+    def opener(source: str | int) -> Any:
+        tries.append(source)
+        if len(tries) < 3:
+            raise CameraError(f"cannot open camera or video {source!r}")
+        return cv2.VideoCapture(str(video))
+
+    run = Run("0", 5, opener).run()
+    assert len(tries) == 3 and run.loop.stats.reconnects == 2
+    assert [ok for ok, _ in run.statuses] == [False, False, True]
+    assert run.statuses[0][1] == "cannot open camera or video '0'"
+    assert len(run.frames) == 5
+
+
+def test_a_frame_the_session_fails_on_is_counted_and_the_loop_goes_on(tmp_path: Path) -> None:
+    video = write_video(tmp_path / "cam.avi", noisy(6, 6))
+    run = Run("0", 6, live(video))
+    seen = run.on_frame
+
+    def flaky(frame: np.ndarray, t: float) -> None:
+        seen(frame, t)
+        if len(run.frames) == 2:
+            raise ValueError("a corrupt frame")
+
+    run.loop.on_frame = flaky
+    run.run()
+    assert len(run.frames) == 6
+    assert run.loop.stats.errors == 1 and "corrupt frame" in run.loop.stats.last_error
+
+
+def test_a_frozen_camera_is_an_alert_on_the_referee_until_it_moves(tmp_path: Path) -> None:
+    video = write_video(tmp_path / "stall.avi", noisy(2, 7) + still(30) + noisy(2, 8))
+    clock = VideoClock()
+    referee = Referee(MatchInfo(variant="short"), bus=EventBus(clock), clock=clock)
+    on_status = attach_camera_status(referee)
+    alerts: list[bool] = []
+
+    def watched(ok: bool, message: str) -> None:
+        on_status(ok, message)
+        alerts.append(CAMERA_LOST in referee.alerts)
+
+    run = Run("0", 34, live(video))
+    run.loop.on_status = watched
+    run.run()
+    assert alerts == [False, True, False]
+    raised = [e for e in referee.bus.history if e.kind == "alert" and e.data["code"] == CAMERA_LOST]
+    assert len(raised) == 1 and "frozen" in str(raised[0].data)
+
+
+@pytest.mark.parametrize("stride", [1, 4])
+def test_one_changed_pixel_in_the_compared_ones_is_a_new_picture(stride: int) -> None:
+    loop = CameraLoop("0", lambda frame, t: None, config=CameraConfig(frozen_stride=stride))
+    frame = still(1)[0]
+    assert loop._frozen_for(frame, 0.0) == 0.0
+    assert loop._frozen_for(frame.copy(), 3.0) == 3.0
+    changed = frame.copy()
+    changed[stride * 7, stride * 9, 1] ^= 1
+    assert loop._frozen_for(changed, 4.0) == 0.0
+    assert loop._frozen_for(changed.copy(), 10.0) == 6.0
