@@ -9,6 +9,7 @@ time, as fast as it can or at a chosen speed, deterministically.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -21,6 +22,7 @@ from numpy.typing import NDArray
 
 from nardy.calibration.drift import CameraMoved, DriftMonitor
 from nardy.calibration.orientation import Orientation
+from nardy.calibration.source import open_video
 from nardy.referee.adapt import reading_from_observation
 from nardy.referee.events import CAMERA_LOST, CAMERA_MOVED
 from nardy.referee.reading import BoardReading
@@ -120,11 +122,10 @@ def report_view(referee: Referee, reader: FrameReader) -> None:
         )
 
 
-def open_capture(source: str | int) -> Any:
-    """``cv2.VideoCapture`` on a camera index, a file or a URL; CameraError when it will not open."""
-    import cv2
-
-    cap = cv2.VideoCapture(int(source) if isinstance(source, str) and source.isdigit() else source)
+def open_capture(source: str | int, *, open_timeout: float = 5.0, read_timeout: float = 3.0) -> Any:
+    """``cv2.VideoCapture`` on a camera index, a file or a URL; CameraError when it will not open.
+    A URL gets ``open_timeout`` and ``read_timeout`` seconds (``open_video``)."""
+    cap = open_video(source, open_timeout=open_timeout, read_timeout=read_timeout)
     if not cap.isOpened():
         cap.release()
         raise CameraError(f"cannot open camera or video {source!r}")
@@ -150,6 +151,11 @@ class CameraConfig:
     decodes to identical frames)."""
     frozen_stride: int = 4
     """Every this-many pixels across and down are compared for it."""
+    stream_open_timeout: float = 5.0
+    """Seconds a camera URL (``rtsp://``, ``http://``) is given to connect ..."""
+    stream_read_timeout: float = 3.0
+    """... and to give each frame: a stalled network camera is then said lost and reconnected
+    within seconds, not the half minute the video library waits by itself (0: its own)."""
 
 
 @dataclass
@@ -180,7 +186,7 @@ class CameraLoop:
         config: CameraConfig | None = None,
         on_status: Callable[[bool, str], None] | None = None,
         on_end: Callable[[], None] | None = None,
-        opener: Callable[[str | int], Any] = open_capture,
+        opener: Callable[[str | int], Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.source = source
@@ -188,7 +194,11 @@ class CameraLoop:
         self.config = config or CameraConfig()
         self.on_status = on_status or (lambda ok, msg: None)
         self.on_end = on_end or (lambda: None)
-        self.opener = opener
+        self.opener = opener or functools.partial(
+            open_capture,
+            open_timeout=self.config.stream_open_timeout,
+            read_timeout=self.config.stream_read_timeout,
+        )
         self.clock = clock
         self.stats = CameraStats()
         self._stop = threading.Event()

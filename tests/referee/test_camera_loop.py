@@ -5,6 +5,11 @@ camera whose stream freezes (every frame the very same picture) is said lost unt
 from __future__ import annotations
 
 import itertools
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +53,7 @@ class Run:
     """A camera loop on ``source`` (through ``opener``) that stops itself after ``frames`` frames,
     with a clock that steps ``STEP`` seconds a call; what it reported is kept."""
 
-    def __init__(self, source: str, frames: int, opener: Any, **config: Any) -> None:
+    def __init__(self, source: str, frames: int, opener: Any | None, **config: Any) -> None:
         self.frames: list[float] = []
         self.statuses: list[tuple[bool, str]] = []
         self.ended = False
@@ -189,3 +194,75 @@ def test_one_changed_pixel_in_the_compared_ones_is_a_new_picture(stride: int) ->
     changed[stride * 7, stride * 9, 1] ^= 1
     assert loop._frozen_for(changed, 4.0) == 0.0
     assert loop._frozen_for(changed.copy(), 10.0) == 6.0
+
+
+@pytest.fixture()
+def stalling_stream() -> Iterator[str]:
+    """A network camera (an MJPEG stream over real HTTP) that sends 6 frames a connection and then
+    stalls, its connection left open."""
+    release = threading.Event()
+    frames = iter(noisy(100, 9))
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+            self.end_headers()
+            for _ in range(6):
+                ok, jpeg = cv2.imencode(".jpg", next(frames))
+                head = b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(jpeg)
+                self.wfile.write(head + jpeg.tobytes() + b"\r\n")
+                self.wfile.flush()
+            release.wait(60.0)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/stream.mjpg"
+    finally:
+        release.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(10.0)
+
+
+def test_a_network_camera_that_stalls_is_said_lost_and_reconnected(stalling_stream: str) -> None:
+    began = time.monotonic()
+    run = Run(stalling_stream, 9, None, stream_read_timeout=0.3).run()
+    # noticed in well under the half minute the video library waits by itself
+    assert time.monotonic() - began < 15.0
+    assert len(run.frames) == 9  # six from the first connection, three from the second
+    assert [ok for ok, _ in run.statuses] == [True, False, True]
+    assert "stopped giving frames; reconnecting" in run.statuses[1][1]
+
+
+def test_a_network_camera_that_never_answers_is_said_lost_within_the_open_timeout() -> None:
+    with socket.socket() as mute:  # accepts the connection (the backlog does) and never answers
+        mute.bind(("127.0.0.1", 0))
+        mute.listen(4)
+        url = f"http://127.0.0.1:{mute.getsockname()[1]}/stream.mjpg"
+        statuses: list[tuple[bool, str]] = []
+
+        def on_status(ok: bool, message: str) -> None:
+            statuses.append((ok, message))
+            if len(statuses) == 2:
+                loop.stop()
+
+        loop = CameraLoop(
+            url,
+            lambda frame, t: None,
+            config=CameraConfig(reconnect_first=0.01, stream_open_timeout=0.3),
+            on_status=on_status,
+        )
+        began = time.monotonic()
+        loop.start()
+        assert loop._thread is not None
+        loop._thread.join(60.0)
+        assert not loop.running
+        assert time.monotonic() - began < 15.0  # the library alone waits half a minute a try
+    assert statuses == [(False, f"cannot open camera or video {url!r}")] * 2
