@@ -47,6 +47,7 @@ from nardy.vision.rectify import Intrinsics
 
 if TYPE_CHECKING:
     from nardy.vision.config import RecognizerConfig
+    from nardy.vision.detect import Detector
     from nardy.vision.recognizer import Recognizer
 
 PROFILE_VERSION = 2
@@ -367,12 +368,13 @@ class Profile:
         config: RecognizerConfig | None = None,
         frame_size: tuple[int, int] | None = None,
         corners: NDArray[np.floating] | None = None,
+        detector: Detector | None = None,
     ) -> Recognizer:
         """A recognizer for this board under this camera: the corners (or ``corners`` (4, 2), given
         for that frame size) and the board's geometry, the lens when calibrated, and the checker
         colours learned from the start position, for frames of ``frame_size`` (default
-        ``image_size``; corners and lens are scaled to it). Raises ``ProfileError`` when the lens was
-        calibrated at another aspect ratio."""
+        ``image_size``; corners and lens are scaled to it), with ``detector`` when one is loaded
+        already. Raises ``ProfileError`` when the lens was calibrated at another aspect ratio."""
         from nardy.vision.config import RecognizerConfig
         from nardy.vision.recognizer import Recognizer
 
@@ -383,6 +385,7 @@ class Profile:
             self.corners_for(size) if corners is None else np.asarray(corners, dtype=np.float64),
             intrinsics=None if self.intrinsics is None else self.intrinsics.for_size(size),
             colours=None if self.colours is None else self.colours.prototypes(),
+            detector=detector,
         )
 
     @property

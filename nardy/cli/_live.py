@@ -21,8 +21,15 @@ from numpy.typing import NDArray
 from nardy.calibration.drift import DriftConfig, DriftMonitor
 from nardy.calibration.orientation import Orientation
 from nardy.calibration.profile import Profile
-from nardy.referee.events import DICE_DISCONNECTED
-from nardy.referee.live import CameraConfig, CameraLoop, FrameReader, attach_camera_status, report_view
+from nardy.referee.events import CAMERA_MOVED, DICE_DISCONNECTED
+from nardy.referee.live import (
+    CameraConfig,
+    CameraLoop,
+    FrameReader,
+    FrameSizeError,
+    attach_camera_status,
+    report_view,
+)
 from nardy.referee.match import MatchInfo
 from nardy.referee.reading import BoardReading
 from nardy.referee.recorder import Recorder
@@ -253,7 +260,11 @@ class LiveSession:
             self.referee.resume(resumed)
         recognizer = profile.recognizer()
         self.reader = FrameReader(
-            recognizer, orientation, self.referee.variant.name, drift=_drift_monitor(profile)
+            recognizer,
+            orientation,
+            self.referee.variant.name,
+            drift=_drift_monitor(profile),
+            size=profile.image_size,
         )
         self.frames = LatestFrame(orientation, profile.corner_array)
         if resumed is not None:
@@ -352,7 +363,13 @@ class LiveSession:
         def on_frame(frame: Frame, t: float) -> None:
             if timeline is not None:
                 timeline.advance(t)
-            reading = reader.read(frame)
+            try:
+                reading = reader.read(frame)
+            except FrameSizeError as exc:
+                # said on the dashboard (with the picture, to see) rather than once a frame in a log
+                referee.report_alert(CAMERA_MOVED, "error", str(exc))
+                frames.update(frame, None)
+                return
             if reader.moved is not None:
                 frames.corners = reader.recognizer.corners
             report_view(referee, reader)
@@ -386,7 +403,8 @@ class LiveSession:
             )
         orientation = profile.orientation or Orientation()
         self.reader.drift = _drift_monitor(profile)
-        self.reader.set_corners(profile.corner_array)  # keeps the loaded detector
+        # its corners, lens and colours, with the detector already loaded
+        self.reader.use(profile.recognizer(detector=self.reader.recognizer.detector), profile.image_size)
         self.reader.orientation = orientation
         self.frames.orientation = orientation
         self.frames.corners = profile.corner_array

@@ -128,7 +128,7 @@ def run_serve(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     from nardy.device.dicelog import load_dice_log
     from nardy.referee.events import EventBus
-    from nardy.referee.live import CameraError, FrameReader, VideoClock, replay, video_frames
+    from nardy.referee.live import CameraError, FrameReader, FrameSizeError, VideoClock, replay, video_frames
     from nardy.referee.match import MatchInfo
     from nardy.referee.session import Referee
     from nardy.rules import find_variant
@@ -152,6 +152,7 @@ def run_replay(args: argparse.Namespace) -> int:
         profile.orientation or Orientation(),
         variant,
         drift=DriftMonitor(DriftConfig(), profile.corner_array, profile.geometry),
+        size=profile.image_size,
     )
     store = recorder = None
     if args.db is not None:
@@ -162,7 +163,7 @@ def run_replay(args: argparse.Namespace) -> int:
         recorder = Recorder(store, referee)
     try:
         stats = replay(video_frames(args.video), [(e.t, e.event) for e in entries], referee, reader, clock)
-    except CameraError as exc:
+    except (CameraError, FrameSizeError) as exc:
         print(f"nardy replay: {exc}", file=sys.stderr)
         return 2
     finally:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -39,6 +40,11 @@ class CameraError(OSError):
     """A camera or video that cannot be opened or read."""
 
 
+class FrameSizeError(ValueError):
+    """Frames of another shape than those the board was set up on: its corners cannot be carried
+    over (a resolution of the same shape can, and is)."""
+
+
 class FrameReader:
     """Reads frames of one calibrated board: vision, then white's numbering.
 
@@ -47,7 +53,16 @@ class FrameReader:
     its corners say. A camera that was nudged is noticed, the board found again and read from its
     new corners (:attr:`moved` holds the move until :meth:`take_move`); a board that cannot be
     found again leaves :attr:`view` at ``"lost"``. :func:`report_view` turns both into alerts.
+
+    ``size`` is the (width, height) of the frames the corners are for (the profile's
+    ``image_size``): a camera that gives another resolution of the same shape (a webcam opened at
+    its default 640x360 after a calibration at 1280x720) has its frames scaled to it, since the
+    corners would otherwise fall on the wrong pixels; frames of another shape raise
+    ``FrameSizeError``.
     """
+
+    aspect_tolerance = 0.01
+    """How far apart (relative) the two scale factors of a frame of "the same shape" may be."""
 
     def __init__(
         self,
@@ -57,8 +72,10 @@ class FrameReader:
         *,
         drift: DriftMonitor | None = None,
         drift_every: int = 10,
+        size: tuple[int, int] | None = None,
     ) -> None:
         self.recognizer = recognizer
+        self.size = size
         self.orientation = orientation
         self.variant = variant
         self.drift = drift
@@ -72,12 +89,30 @@ class FrameReader:
 
     def read(self, frame: Frame) -> BoardReading:
         """frame (H, W, 3) uint8 BGR -> the referee's reading."""
+        frame = self.fit(frame)
         if self.drift is not None:
             self._watch(frame)
         observation = self.recognizer.read(frame)
         self.last_observation = observation
         self.frames += 1
         return reading_from_observation(observation, self.orientation, self.variant)
+
+    def fit(self, frame: Frame) -> Frame:
+        """``frame`` at ``size`` (scaled when it is another resolution of the same shape); raises
+        ``FrameSizeError`` for another shape."""
+        if self.size is None:
+            return frame
+        h, w = frame.shape[:2]
+        if (w, h) == self.size:
+            return frame
+        sx, sy = self.size[0] / w, self.size[1] / h
+        if abs(sx - sy) > self.aspect_tolerance * max(sx, sy):
+            raise FrameSizeError(
+                f"the camera gives {w}x{h} frames and the board was set up on {self.size[0]}x"
+                f"{self.size[1]} ones (another shape): set the board up again at this resolution"
+            )
+        shrink = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
+        return np.asarray(cv2.resize(frame, self.size, interpolation=shrink), dtype=np.uint8)
 
     def set_corners(self, corners: NDArray[np.floating]) -> None:
         """Read from these corners from the next frame on (a new profile, a re-found board)."""
@@ -88,6 +123,15 @@ class FrameReader:
         self.recognizer.memory = old.memory  # the same checkers, seen from the new place
         if self.drift is not None:
             self.drift.accept(np.asarray(corners, dtype=np.float64))
+            self.view = "learning"
+
+    def use(self, recognizer: Recognizer, size: tuple[int, int] | None) -> None:
+        """Read with ``recognizer`` (a new profile's: its corners, lens and colours), for frames of
+        ``size``, from the next frame on."""
+        recognizer.memory = self.recognizer.memory  # the same checkers
+        self.recognizer, self.size = recognizer, size
+        if self.drift is not None:
+            self.drift.accept(np.asarray(recognizer.corners, dtype=np.float64))
             self.view = "learning"
 
     def take_move(self) -> CameraMoved | None:
@@ -400,6 +444,8 @@ def replay(
         clock.t = t
         try:
             reading = reader.read(frame)
+        except FrameSizeError:
+            raise  # every frame of the recording is the same shape
         except ValueError as exc:
             stats.frame_errors += 1
             log.warning("frame at %.2fs could not be read: %s", t, exc)
