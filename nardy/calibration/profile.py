@@ -363,6 +363,11 @@ class Profile:
         sx, sy = size[0] / self.image_size[0], size[1] / self.image_size[1]
         return self.corner_array * [sx, sy]
 
+    def fits(self, size: tuple[int, int]) -> bool:
+        """Whether frames of ``size`` (width, height) are of the shape this profile was made on, so
+        its corners can be scaled to them (``corners_for``)."""
+        return same_shape(size, self.image_size)
+
     def recognizer(
         self,
         config: RecognizerConfig | None = None,
@@ -514,6 +519,13 @@ class Profile:
             return cls.from_json(data)
         except ProfileError as exc:
             raise ProfileError(f"{p}: {exc}") from None
+
+
+def same_shape(a: tuple[int, int], b: tuple[int, int], tolerance: float = 0.01) -> bool:
+    """Whether frame sizes ``a`` and ``b`` (width, height) are one shape at two resolutions: their
+    scale factors across and down within ``tolerance`` (relative) of each other."""
+    sx, sy = a[0] / b[0], a[1] / b[1]
+    return abs(sx - sy) <= tolerance * max(sx, sy)
 
 
 def _migrate_v1(d: dict[str, Any]) -> dict[str, Any]:

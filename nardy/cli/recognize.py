@@ -167,8 +167,16 @@ def run(args: argparse.Namespace) -> int:
             corners = parse_corners(args.corners) if args.corners else saved.corner_array.tolist()
             config = replace(RecognizerConfig(), geometry=saved.geometry)
 
-            def build(board: Any) -> Recognizer:
-                return saved.recognizer(corners=np.asarray(board, float))
+            def build(board: Any, size: tuple[int, int]) -> Recognizer:
+                if args.corners:  # given for this image; the lens is scaled to it
+                    return saved.recognizer(corners=np.asarray(board, float), frame_size=size)
+                if not saved.fits(size):
+                        raise UsageError(
+                        f"the image is {size[0]}x{size[1]} and the profile was made on "
+                        f"{saved.image_size[0]}x{saved.image_size[1]} frames (another shape): "
+                        "pass --corners for it"
+                    )
+                return saved.recognizer(frame_size=size)  # another resolution: corners scaled
 
         else:
             corners = parse_corners(args.corners) if args.corners else profile.get("corners")
@@ -188,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
                     np.asarray(profile["colours"]["dark"], float),
                 )
 
-            def build(board: Any) -> Recognizer:
+            def build(board: Any, size: tuple[int, int]) -> Recognizer:
                 return Recognizer(config, np.asarray(board, float), intrinsics=intrinsics, colours=colours)
 
     except KeyError as exc:
@@ -236,7 +244,11 @@ def run(args: argparse.Namespace) -> int:
                         not_found += 1
                         break
                 if rec is None:
-                    rec = build(board)  # one board per file: its corners are fixed from here on
+                    # one board per file: its corners are fixed from here on
+                    try:
+                        rec = build(board, (frame.shape[1], frame.shape[0]))
+                    except ValueError as exc:  # the profile does not fit this image
+                        raise UsageError(f"{label}: {exc}") from None
                 try:
                     obs = rec.read(frame)
                 except ValueError as exc:
@@ -265,9 +277,8 @@ def run(args: argparse.Namespace) -> int:
                             )
                         )
                     )
-                    cv2.imwrite(
-                        str(out), draw_observation(frame, obs, np.asarray(board, float), rec.diameter_px)
-                    )
+                    drawn = draw_observation(frame, obs, np.asarray(rec.corners, float), rec.diameter_px)
+                    cv2.imwrite(str(out), drawn)
         except UsageError as exc:
             print(f"nardy recognize: {exc}", file=sys.stderr)
             failures += 1

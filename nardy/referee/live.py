@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 
 from nardy.calibration.drift import CameraMoved, DriftMonitor
 from nardy.calibration.orientation import Orientation
+from nardy.calibration.profile import same_shape
 from nardy.calibration.source import open_video
 from nardy.referee.adapt import reading_from_observation
 from nardy.referee.events import CAMERA_LOST, CAMERA_MOVED
@@ -60,9 +61,6 @@ class FrameReader:
     corners would otherwise fall on the wrong pixels; frames of another shape raise
     ``FrameSizeError``.
     """
-
-    aspect_tolerance = 0.01
-    """How far apart (relative) the two scale factors of a frame of "the same shape" may be."""
 
     def __init__(
         self,
@@ -105,13 +103,12 @@ class FrameReader:
         h, w = frame.shape[:2]
         if (w, h) == self.size:
             return frame
-        sx, sy = self.size[0] / w, self.size[1] / h
-        if abs(sx - sy) > self.aspect_tolerance * max(sx, sy):
+        if not same_shape((w, h), self.size):
             raise FrameSizeError(
                 f"the camera gives {w}x{h} frames and the board was set up on {self.size[0]}x"
                 f"{self.size[1]} ones (another shape): set the board up again at this resolution"
             )
-        shrink = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
+        shrink = cv2.INTER_AREA if w > self.size[0] else cv2.INTER_LINEAR
         return np.asarray(cv2.resize(frame, self.size, interpolation=shrink), dtype=np.uint8)
 
     def set_corners(self, corners: NDArray[np.floating]) -> None:

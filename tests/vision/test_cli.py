@@ -242,3 +242,33 @@ def test_each_photo_is_read_on_its_own(tmp_path: Path, capsys: pytest.CaptureFix
         return out
 
     assert records(start_png, end_png)[1] == records(end_png)[0]
+
+
+def test_recognize_scales_a_saved_profile_to_a_photo_of_another_resolution(
+    synth_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A profile made on 1280x720 frames reads a 640x360 photo of the same camera through its
+    corners scaled (they once fell on the wrong pixels); a photo of another shape is refused,
+    naming both sizes, and the next file is still read."""
+    import cv2
+
+    from nardy.calibration.profile import Profile
+
+    label = _labels(synth_dir)[0]
+    image = str(synth_dir / label["file"])
+    corners = " ".join(f"{x},{y}" for x, y in label["corners"])
+    assert main(["recognize", image, "--corners", corners, "--json"]) == 0
+    direct = json.loads(capsys.readouterr().out.splitlines()[0])
+    saved = Profile(
+        corners=tuple((2.0 * x, 2.0 * y) for x, y in label["corners"]), image_size=(1280, 720)
+    ).save(tmp_path / "board.json")
+    other = tmp_path / "square.png"
+    assert cv2.imwrite(str(other), cv2.resize(cv2.imread(image), (480, 480)))
+    code = main(["recognize", str(other), image, "--profile", str(saved), "--json"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "square.png: the image is 480x480 and the profile was made on 1280x720" in captured.err
+    [record] = [json.loads(line) for line in captured.out.splitlines()]
+    assert record["file"] == image
+    for key in ("top", "bottom", "bar", "off"):
+        assert record[key] == direct[key], key
