@@ -58,7 +58,8 @@ class FitReport:
 
 
 def check_profile(profile: Profile, frame: NDArray[np.uint8], config: CheckConfig | None = None) -> FitReport:
-    """Measure ``profile`` against ``frame`` (H, W, 3) uint8 BGR (of any resolution of the same camera)."""
+    """Measure ``profile`` against ``frame`` (H, W, 3) uint8 BGR (of any resolution of the same camera;
+    a frame of another shape does not fit, whatever else agrees)."""
     cfg = config or CheckConfig()
     size = (frame.shape[1], frame.shape[0])
     corners = profile.corners_for(size)
@@ -71,6 +72,9 @@ def check_profile(profile: Profile, frame: NDArray[np.uint8], config: CheckConfi
     if finding.corners is not None and finding.ok:
         shift = float(np.max(np.linalg.norm(finding.corners - corners, axis=1)))
     reasons = []
+    if not profile.fits(size):
+        w, h = profile.image_size
+        reasons.append(f"the frame is {size[0]}x{size[1]}, another shape than the profile's {w}x{h}")
     if a < cfg.min_agreement:
         reasons.append("the outline is not on the board's edges")
     if ps < cfg.min_pattern:

@@ -56,6 +56,17 @@ def test_calibrate_board_and_check(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["calibrate", "check", "--profile", str(out), str(image), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["fits"] and report["pattern"] > 0.7
+    # the same camera at half the resolution fits; the frame cut to another shape does not
+    half = tmp_path / "half.png"
+    cv2.imwrite(str(half), cv2.resize(sample.image, (480, 270), interpolation=cv2.INTER_AREA))
+    assert main(["calibrate", "check", "--profile", str(out), str(half), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["fits"]
+    cut = tmp_path / "cut.png"
+    cv2.imwrite(str(cut), sample.image[:, :720])
+    main(["calibrate", "check", "--profile", str(out), str(cut), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert not report["fits"]
+    assert "the frame is 720x540, another shape than the profile's 960x540" in report["reasons"]
 
 
 def test_calibrate_board_finds_the_board_by_itself(
