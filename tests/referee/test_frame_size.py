@@ -5,6 +5,8 @@ on the dashboard brings its own lens and colours, not just its corners."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -85,10 +87,15 @@ def write_video(path: Path, frame: np.ndarray, n: int) -> str:
     return str(path)
 
 
-def session(tmp_path: Path, camera: str, profile: Profile) -> LiveSession:
-    return LiveSession(
+@contextmanager
+def played(
+    tmp_path: Path, sample: Sample, profile: Profile, size: tuple[int, int], n: int
+) -> Iterator[LiveSession]:
+    """A live session (no dashboard, manual dice) on a video of ``n`` frames of ``sample`` at
+    ``size``, once the camera has played it all."""
+    live = LiveSession(
         SessionOptions(
-            camera=camera,
+            camera=write_video(tmp_path / "cam.avi", resized(sample, size), n),
             dice="manual",
             profile=profile,
             variant="short",
@@ -98,33 +105,31 @@ def session(tmp_path: Path, camera: str, profile: Profile) -> LiveSession:
             web=False,
         )
     )
+    live.start()
+    try:
+        assert live.ended.wait(60.0)
+        yield live
+    finally:
+        live.stop()
 
 
 def test_the_live_session_says_a_camera_of_another_shape_and_goes_on(
     tmp_path: Path, start: tuple[Sample, Profile]
 ) -> None:
     sample, profile = start
-    live = session(tmp_path, write_video(tmp_path / "cam.avi", resized(sample, (640, 480)), 6), profile)
-    live.start()
-    try:
-        assert live.ended.wait(60.0)
+    with played(tmp_path, sample, profile, (640, 480), 6) as live:
         assert live.camera is not None and live.referee is not None and live.frames is not None
         assert live.camera.stats.errors == 0  # said, not failed on
         alert = live.referee.alerts[CAMERA_MOVED]
         assert alert.severity == "error" and "640x480" in alert.text and "1280x720" in alert.text
         assert live.frames.raw() is not None  # the picture is there to see on the dashboard
-    finally:
-        live.stop()
 
 
 def test_a_profile_taken_during_the_session_brings_its_colours(
     tmp_path: Path, start: tuple[Sample, Profile]
 ) -> None:
     sample, profile = start
-    live = session(tmp_path, write_video(tmp_path / "cam.avi", resized(sample, (640, 360)), 3), profile)
-    live.start()
-    try:
-        assert live.ended.wait(60.0)
+    with played(tmp_path, sample, profile, (640, 360), 3) as live:
         assert live.reader is not None and live.referee is not None
         assert CAMERA_MOVED not in live.referee.alerts  # the same shape: read, not refused
         detector = live.reader.recognizer.detector
@@ -140,8 +145,6 @@ def test_a_profile_taken_during_the_session_brings_its_colours(
         assert np.allclose(recognizer.colours[0], (230.0, 128.0, 140.0))
         assert np.allclose(recognizer.corners, shifted)
         assert live.reader.size == (1920, 1080)
-    finally:
-        live.stop()
 
 
 def test_a_reader_given_a_recognizer_for_another_size_scales_frames_to_it(
