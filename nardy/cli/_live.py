@@ -21,13 +21,13 @@ from numpy.typing import NDArray
 from nardy.calibration.drift import DriftConfig, DriftMonitor
 from nardy.calibration.orientation import Orientation
 from nardy.calibration.profile import Profile
-from nardy.referee.events import CAMERA_MOVED, DICE_DISCONNECTED
+from nardy.referee.events import DICE_DISCONNECTED
 from nardy.referee.live import (
     CameraConfig,
     CameraLoop,
     FrameReader,
-    FrameSizeError,
     attach_camera_status,
+    read_live_frame,
     report_view,
 )
 from nardy.referee.match import MatchInfo
@@ -363,11 +363,8 @@ class LiveSession:
         def on_frame(frame: Frame, t: float) -> None:
             if timeline is not None:
                 timeline.advance(t)
-            try:
-                reading = reader.read(frame)
-            except FrameSizeError as exc:
-                # said on the dashboard (with the picture, to see) rather than once a frame in a log
-                referee.report_alert(CAMERA_MOVED, "error", str(exc))
+            reading = read_live_frame(referee, reader, frame)
+            if reading is None:  # of another shape: the picture is still there to see
                 frames.update(frame, None)
                 return
             if reader.moved is not None:

@@ -171,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
                 if args.corners:  # given for this image; the lens is scaled to it
                     return saved.recognizer(corners=np.asarray(board, float), frame_size=size)
                 if not saved.fits(size):
-                        raise UsageError(
+                    raise UsageError(
                         f"the image is {size[0]}x{size[1]} and the profile was made on "
                         f"{saved.image_size[0]}x{saved.image_size[1]} frames (another shape): "
                         "pass --corners for it"

@@ -84,6 +84,8 @@ class FrameReader:
         self.last_observation: Observation | None = None
         self.frames = 0
         self.failures = 0
+        self.refused = False
+        """The last frame was of another shape than ``size`` (``read_live_frame`` says so)."""
 
     def read(self, frame: Frame) -> BoardReading:
         """frame (H, W, 3) uint8 BGR -> the referee's reading."""
@@ -112,7 +114,8 @@ class FrameReader:
         return np.asarray(cv2.resize(frame, self.size, interpolation=shrink), dtype=np.uint8)
 
     def set_corners(self, corners: NDArray[np.floating]) -> None:
-        """Read from these corners from the next frame on (a new profile, a re-found board)."""
+        """Read from these corners from the next frame on (a re-found board; a new profile is
+        ``use``)."""
         old = self.recognizer
         self.recognizer = Recognizer(
             old.config, corners, intrinsics=old.intrinsics, colours=old.colours, detector=old.detector
@@ -161,6 +164,22 @@ def report_view(referee: Referee, reader: FrameReader) -> None:
         referee.report_alert(
             CAMERA_MOVED, "error", "the camera moved and the board cannot be found again: set the corners"
         )
+
+
+def read_live_frame(referee: Referee, reader: FrameReader, frame: Frame) -> BoardReading | None:
+    """``reader.read(frame)`` for a live session: a frame of another shape than the board was set up
+    on is said on ``referee`` (a ``camera-moved`` error, rather than a failure a frame in a log)
+    and gives None; the alert goes once the frames fit again."""
+    try:
+        reading = reader.read(frame)
+    except FrameSizeError as exc:
+        referee.report_alert(CAMERA_MOVED, "error", str(exc))
+        reader.refused = True
+        return None
+    if reader.refused:  # frames of the profile's shape again (another camera, a new profile)
+        referee.clear_alert(CAMERA_MOVED)
+        reader.refused = False
+    return reading
 
 
 def open_capture(source: str | int, *, open_timeout: float = 5.0, read_timeout: float = 3.0) -> Any:

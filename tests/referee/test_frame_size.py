@@ -17,7 +17,7 @@ from nardy.calibration.orientation import Orientation
 from nardy.calibration.profile import ColourModel, ColourModels, Profile
 from nardy.cli._live import LiveSession, SessionOptions
 from nardy.referee.events import CAMERA_MOVED, EventBus
-from nardy.referee.live import FrameReader, FrameSizeError, VideoClock, replay
+from nardy.referee.live import FrameReader, FrameSizeError, VideoClock, read_live_frame, replay
 from nardy.referee.match import MatchInfo
 from nardy.referee.session import Referee
 from nardy.rules import Position
@@ -156,3 +156,24 @@ def test_a_reader_given_a_recognizer_for_another_size_scales_frames_to_it(
     reader.read(resized(sample, SIZE))
     assert reader.last_observation is not None
     assert layout_errors(sample.layout, reader.last_observation.layout()) == []
+
+
+def test_a_live_frame_of_another_shape_is_an_alert_until_the_frames_fit_again(
+    start: tuple[Sample, Profile],
+) -> None:
+    sample, profile = start
+    clock = VideoClock()
+    referee = Referee(MatchInfo(variant="short"), bus=EventBus(clock), clock=clock)
+    reader = FrameReader(profile.recognizer(), Orientation(), "short", size=profile.image_size)
+    assert read_live_frame(referee, reader, resized(sample, (640, 480))) is None
+    assert referee.alerts[CAMERA_MOVED].severity == "error"
+    assert read_live_frame(referee, reader, resized(sample, (640, 480))) is None
+    reading = read_live_frame(referee, reader, resized(sample, (640, 360)))
+    assert reading is not None and reading.settled
+    assert CAMERA_MOVED not in referee.alerts
+    # a new profile made on the other camera's frames fits them
+    assert read_live_frame(referee, reader, resized(sample, (640, 480))) is None
+    square = profile.replace(image_size=(640, 480))
+    reader.use(square.recognizer(), square.image_size)
+    assert read_live_frame(referee, reader, resized(sample, (640, 480))) is not None
+    assert CAMERA_MOVED not in referee.alerts
