@@ -46,9 +46,18 @@ Frame = NDArray[np.uint8]
 class LatestFrame:
     """The camera's newest frame, encoded only when someone asks (the dashboard, the recorder)."""
 
-    def __init__(self, orientation: Orientation, corners: NDArray[np.float64], max_width: int = 960) -> None:
+    def __init__(
+        self,
+        orientation: Orientation,
+        corners: NDArray[np.float64],
+        max_width: int = 960,
+        size: tuple[int, int] | None = None,
+    ) -> None:
         self.orientation = orientation
         self.corners = corners
+        self.size = size
+        """(width, height) of the frames ``corners`` are for (None: the frames' own): a camera at
+        another resolution still has the outline drawn where the board is."""
         self.max_width = max_width
         self._lock = threading.Lock()
         self._frame: Frame | None = None
@@ -72,7 +81,8 @@ class LatestFrame:
         if frame is None:
             return None
         small = _shrink(frame, self.max_width)
-        scale = small.shape[1] / frame.shape[1]
+        w, h = self.size or (frame.shape[1], frame.shape[0])
+        scale = np.array([small.shape[1] / w, small.shape[0] / h])
         overlay = draw_reading(small, self.corners * scale, self.orientation, reading)
         result = CameraFrame(_jpeg(small), _jpeg(overlay), seq, small.shape[1], small.shape[0])
         with self._lock:
@@ -266,7 +276,7 @@ class LiveSession:
             drift=_drift_monitor(profile),
             size=profile.image_size,
         )
-        self.frames = LatestFrame(orientation, profile.corner_array)
+        self.frames = LatestFrame(orientation, profile.corner_array, size=profile.image_size)
         if resumed is not None:
             self.recorder = Recorder(
                 self.store,
@@ -405,6 +415,7 @@ class LiveSession:
         self.reader.orientation = orientation
         self.frames.orientation = orientation
         self.frames.corners = profile.corner_array
+        self.frames.size = profile.image_size
 
     # ------------------------------------------------------------------ stop
     def wait(self) -> None:

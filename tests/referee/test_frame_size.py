@@ -15,7 +15,7 @@ import pytest
 
 from nardy.calibration.orientation import Orientation
 from nardy.calibration.profile import ColourModel, ColourModels, Profile
-from nardy.cli._live import LiveSession, SessionOptions
+from nardy.cli._live import LatestFrame, LiveSession, SessionOptions
 from nardy.referee.events import CAMERA_MOVED, EventBus
 from nardy.referee.live import FrameReader, FrameSizeError, VideoClock, read_live_frame, replay
 from nardy.referee.match import MatchInfo
@@ -177,3 +177,20 @@ def test_a_live_frame_of_another_shape_is_an_alert_until_the_frames_fit_again(
     reader.use(square.recognizer(), square.image_size)
     assert read_live_frame(referee, reader, resized(sample, (640, 480))) is not None
     assert CAMERA_MOVED not in referee.alerts
+
+
+def test_the_dashboard_draws_the_outline_where_the_board_is_at_another_resolution(
+    start: tuple[Sample, Profile],
+) -> None:
+    sample, profile = start
+    blank = np.zeros((360, 640, 3), np.uint8)
+    corner = np.round(profile.corner_array[0] / 2).astype(int)  # top-left, at half the resolution
+    for size, drawn in ((profile.image_size, True), (None, False)):
+        frames = LatestFrame(Orientation(), profile.corner_array, size=size)
+        frames.update(blank, None)
+        shot = frames.latest_frame()
+        assert shot is not None and shot.overlay is not None
+        overlay = cv2.imdecode(np.frombuffer(shot.overlay, np.uint8), cv2.IMREAD_COLOR)
+        x, y = corner
+        near = overlay[y - 2 : y + 3, x - 2 : x + 3].reshape(-1, 3)
+        assert bool((near[:, 2] > 150).any()) is drawn, size  # the outline's yellow (B 0, G 220, R 255)
