@@ -223,6 +223,8 @@ class CameraStats:
     frames: int = 0
     errors: int = 0
     reconnects: int = 0
+    frozen: int = 0
+    """Frames withheld as the repeats of a frozen stream."""
     last_error: str = ""
     fps: float = 0.0
     started: float = field(default_factory=time.monotonic)
@@ -233,7 +235,8 @@ class CameraLoop:
 
     A camera that stops giving frames is reopened with a growing pause, and ``on_status(ok,
     message)`` says so -- as it does when a live camera's frames have all been one picture for
-    ``frozen_seconds`` (they are still handed on: what the camera last saw). A video file that
+    ``frozen_seconds`` (from then on they are not handed on, as from a lost camera, until the
+    picture moves again). A video file that
     ends calls ``on_end()`` and stops the loop. ``stop()`` ends it from any thread. Errors raised
     by ``on_frame`` are reported and do not stop the loop.
     """
@@ -325,7 +328,11 @@ class CameraLoop:
                             "its stream looks frozen (check its cable or network)",
                         )
                         ok_reported = False
-                elif ok_reported is not True:
+                    # a lost camera's: the session hears nothing until the picture moves again,
+                    # rather than a stale board it would judge the players' throws against
+                    self.stats.frozen += 1
+                    continue
+                if ok_reported is not True:
                     self._status(True, "camera ok")
                     ok_reported = True
                 index += 1

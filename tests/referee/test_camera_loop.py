@@ -101,12 +101,15 @@ def test_a_live_camera_that_repeats_one_picture_is_said_frozen_and_ok_again_once
     tmp_path: Path,
 ) -> None:
     video = write_video(tmp_path / "stall.avi", noisy(8, 1) + still(30) + noisy(8, 2))
-    run = Run("0", 46, live(video)).run()
-    assert len(run.frames) == 46  # frozen frames are still handed on
+    run = Run("0", 36, live(video)).run()
     oks = [ok for ok, _ in run.statuses]
     assert oks == [True, False, True]
     message = run.statuses[1][1]
     assert "frozen" in message and "'0'" in message and "for 5 s" in message
+    # the still picture came at 2.25 s (frame 8); from 7.25 s (frame 28) on it is a lost camera's
+    # and not handed on, until the picture moves at 9.75 s (frame 38)
+    assert run.loop.stats.frozen == 10
+    assert run.frames[27:29] == [7.0, 9.75]
 
 
 def test_a_live_camera_with_sensor_noise_is_never_said_frozen(tmp_path: Path) -> None:
@@ -117,12 +120,22 @@ def test_a_live_camera_with_sensor_noise_is_never_said_frozen(tmp_path: Path) ->
 
 def test_the_freeze_is_said_after_frozen_seconds_and_not_before(tmp_path: Path) -> None:
     video = write_video(tmp_path / "stall.avi", noisy(1, 4) + still(40))
-    for frames, said in ((21, False), (22, True)):
-        run = Run("0", frames, live(video)).run()
-        # the clock: one tick to open, one per frame; the still picture first came at frame 1
-        assert any(not ok for ok, _ in run.statuses) is said, frames
+    run = Run("0", 41, live(video))
+    handed: list[int] = []
+
+    def on_status(ok: bool, message: str) -> None:
+        run.statuses.append((ok, message))
+        if not ok:
+            handed.append(len(run.frames))
+            run.loop.stop()
+
+    run.loop.on_status = on_status
+    run.run()
+    # the clock: one tick to open, one per frame (0.25 s); the still picture first came at frame 1
+    # (0.5 s), so frame 21 (5.5 s) is the first five seconds after it
+    assert handed == [21]
     none = Run("0", 41, live(video), frozen_seconds=0.0).run()
-    assert none.statuses == [(True, "camera ok")]
+    assert none.statuses == [(True, "camera ok")] and len(none.frames) == 41
 
 
 def test_a_video_file_of_a_still_scene_is_not_a_frozen_camera(tmp_path: Path) -> None:
@@ -176,7 +189,7 @@ def test_a_frozen_camera_is_an_alert_on_the_referee_until_it_moves(tmp_path: Pat
         on_status(ok, message)
         alerts.append(CAMERA_LOST in referee.alerts)
 
-    run = Run("0", 34, live(video))
+    run = Run("0", 24, live(video))  # 34 frames, 10 of them withheld as frozen
     run.loop.on_status = watched
     run.run()
     assert alerts == [False, True, False]
