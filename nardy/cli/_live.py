@@ -383,7 +383,11 @@ class LiveSession:
             frames.update(frame, reading)
             referee.on_reading(reading, t if timeline is not None else None)
 
-        config = CameraConfig(realtime_video=self.opts.speed > 0, speed=self.opts.speed or 1.0)
+        config = CameraConfig(
+            realtime_video=self.opts.speed > 0,
+            speed=self.opts.speed or 1.0,
+            camera_size=self.opts.profile.image_size,  # a webcam opens at 640x480 unless asked
+        )
         self.camera = CameraLoop(
             self.opts.camera,
             on_frame,

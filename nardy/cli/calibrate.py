@@ -38,6 +38,13 @@ def register(subparsers: Any) -> None:
         metavar="SOURCE",
         help="camera index (0), image or video file, or stream URL",
     )
+    b.add_argument(
+        "--size",
+        default="1280x720",
+        metavar="WxH",
+        help="resolution to ask a camera (an index) for (default 1280x720; most webcams open at "
+        "640x480 otherwise); the profile is for the frames it gives, and `nardy serve` asks for the same",
+    )
     b.add_argument("--corners", nargs=4, metavar="X,Y", help=CORNER_HELP)
     b.add_argument("--markers", action="store_true", help="take the corners from ArUco markers on the frame")
     b.add_argument("--variant", default="short", help="short or long (default short)")
@@ -137,9 +144,9 @@ def run_board(args: argparse.Namespace) -> int:
     from nardy.vision.geometry import BoardGeometry
 
     try:
-        frame = read_frame(args.camera)
+        frame = read_frame(args.camera, size=_size(args.size))
         old = Profile.load(args.profile) if args.profile else None
-    except (SourceError, ProfileError) as exc:
+    except (SourceError, ProfileError, ValueError) as exc:
         return _err(str(exc))
     size = (frame.shape[1], frame.shape[0])
     geometry = old.geometry if old else None
@@ -282,7 +289,7 @@ def run_check(args: argparse.Namespace) -> int:
 
     try:
         profile = Profile.load(args.profile)
-        frame = read_frame(args.image)
+        frame = read_frame(args.image, size=profile.image_size)  # a camera: at the profile's size
     except (ProfileError, SourceError) as exc:
         return _err(str(exc))
     report = check_profile(profile, frame)
@@ -291,3 +298,14 @@ def run_check(args: argparse.Namespace) -> int:
     else:
         print(report.text())
     return 0 if report.fits else 1
+
+
+def _size(text: str) -> tuple[int, int]:
+    """``"1280x720"`` -> (1280, 720); ValueError naming the option otherwise."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"--size must be WIDTHxHEIGHT, like 1280x720, not {text!r}") from None
+    if w <= 0 or h <= 0:
+        raise ValueError(f"--size must be positive, not {text!r}")
+    return w, h

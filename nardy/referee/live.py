@@ -182,10 +182,17 @@ def read_live_frame(referee: Referee, reader: FrameReader, frame: Frame) -> Boar
     return reading
 
 
-def open_capture(source: str | int, *, open_timeout: float = 5.0, read_timeout: float = 3.0) -> Any:
+def open_capture(
+    source: str | int,
+    *,
+    open_timeout: float = 5.0,
+    read_timeout: float = 3.0,
+    size: tuple[int, int] | None = None,
+) -> Any:
     """``cv2.VideoCapture`` on a camera index, a file or a URL; CameraError when it will not open.
-    A URL gets ``open_timeout`` and ``read_timeout`` seconds (``open_video``)."""
-    cap = open_video(source, open_timeout=open_timeout, read_timeout=read_timeout)
+    A URL gets ``open_timeout`` and ``read_timeout`` seconds, a camera is asked for ``size``
+    (``open_video``)."""
+    cap = open_video(source, open_timeout=open_timeout, read_timeout=read_timeout, size=size)
     if not cap.isOpened():
         cap.release()
         raise CameraError(f"cannot open camera or video {source!r}")
@@ -216,6 +223,10 @@ class CameraConfig:
     stream_read_timeout: float = 3.0
     """... and to give each frame: a stalled network camera is then said lost and reconnected
     within seconds, not the half minute the video library waits by itself (0: its own)."""
+    camera_size: tuple[int, int] | None = None
+    """(width, height) a camera (an index) is asked for -- the profile's, so its corners fit: most
+    webcams open at 640x480 otherwise. The camera gives the nearest it has (``FrameReader``
+    scales another resolution of the same shape)."""
 
 
 @dataclass
@@ -261,6 +272,7 @@ class CameraLoop:
             open_capture,
             open_timeout=self.config.stream_open_timeout,
             read_timeout=self.config.stream_read_timeout,
+            size=self.config.camera_size,
         )
         self.clock = clock
         self.stats = CameraStats()

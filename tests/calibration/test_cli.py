@@ -83,3 +83,23 @@ def test_calibrate_board_finds_the_board_by_itself(
     assert main(["calibrate", "board", "--camera", str(image), "--out", str(tmp_path / "p.json")]) == 0
     assert "found: corners" in capsys.readouterr().out
     assert Profile.load(tmp_path / "p.json").corners_source == "auto"
+
+
+def test_calibrate_board_takes_a_camera_size_and_names_a_bad_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--size`` is what a camera (an index) is asked for; a file keeps its own size."""
+    scene = Scene.random(np.random.default_rng(12), size=(960, 540), family="oak", tilt=(20.0, 20.0))
+    sample = scene.render(
+        Orientation().from_position(Position.initial("short")), rng=np.random.default_rng(1)
+    )
+    image = tmp_path / "frame.png"
+    cv2.imwrite(str(image), sample.image)
+    corners = [f"{x:.2f},{y:.2f}" for x, y in sample.corners]
+    out = tmp_path / "board.json"
+    args = ["calibrate", "board", "--camera", str(image), "--corners", *corners, "--out", str(out)]
+    assert main([*args, "--size", "1280 by 720"]) == 2
+    assert "--size must be WIDTHxHEIGHT, like 1280x720, not '1280 by 720'" in capsys.readouterr().err
+    assert not out.exists()
+    assert main([*args, "--size", "640x480"]) == 0
+    assert Profile.load(out).image_size == (960, 540)

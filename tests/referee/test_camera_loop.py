@@ -4,6 +4,7 @@ camera whose stream freezes (every frame the very same picture) is said lost unt
 
 from __future__ import annotations
 
+import functools
 import itertools
 import socket
 import threading
@@ -279,3 +280,9 @@ def test_a_network_camera_that_never_answers_is_said_lost_within_the_open_timeou
         assert not loop.running
         assert time.monotonic() - began < 15.0  # the library alone waits half a minute a try
     assert statuses == [(False, f"cannot open camera or video {url!r}")] * 2
+
+
+def test_a_camera_is_asked_for_the_configured_size() -> None:
+    loop = CameraLoop("0", lambda frame, t: None, config=CameraConfig(camera_size=(1280, 720)))
+    assert isinstance(loop.opener, functools.partial)
+    assert loop.opener.keywords["size"] == (1280, 720)

@@ -120,6 +120,7 @@ def test_the_live_session_says_a_camera_of_another_shape_and_goes_on(
     with played(tmp_path, sample, profile, (640, 480), 6) as live:
         assert live.camera is not None and live.referee is not None and live.frames is not None
         assert live.camera.stats.errors == 0  # said, not failed on
+        assert live.camera.config.camera_size == (1280, 720)  # a camera would be asked for it
         alert = live.referee.alerts[CAMERA_MOVED]
         assert alert.severity == "error" and "640x480" in alert.text and "1280x720" in alert.text
         assert live.frames.raw() is not None  # the picture is there to see on the dashboard
