@@ -1,6 +1,8 @@
-"""The camera loop on real OpenCV captures of real video files: a camera that cannot be opened is
-retried and said lost, a frame the session fails on does not stop it, a video ends it -- and a live
-camera whose stream freezes (every frame the very same picture) is said lost until it moves again."""
+"""The camera loop on real OpenCV captures of real video files and a real MJPEG stream over HTTP: a
+camera that cannot be opened is retried and said lost, a frame the session fails on does not stop
+it, a video ends it; a live camera whose stream freezes (every frame the very same picture) is said
+lost and its repeats withheld until it moves again; a network camera that stalls or never answers
+is said lost within seconds."""
 
 from __future__ import annotations
 
