@@ -223,6 +223,11 @@ class CameraConfig:
     stream_read_timeout: float = 3.0
     """... and to give each frame: a stalled network camera is then said lost and reconnected
     within seconds, not the half minute the video library waits by itself (0: its own)."""
+    latest_only: bool = True
+    """A live camera's frames reach the session newest first: one that comes while the last is
+    still being read replaces any that waits (``CameraStats.dropped``), so a session slower than
+    its camera is one frame behind at most, not a growing queue behind (a network stream buffers
+    seconds of frames). False: every frame, in turn. Video files always give every frame."""
     camera_size: tuple[int, int] | None = None
     """(width, height) a camera (an index) is asked for -- the profile's, so its corners fit: most
     webcams open at 640x480 otherwise. The camera gives the nearest it has (``FrameReader``
@@ -236,6 +241,8 @@ class CameraStats:
     reconnects: int = 0
     frozen: int = 0
     """Frames withheld as the repeats of a frozen stream."""
+    dropped: int = 0
+    """Live frames passed over for a newer one while the session was busy (``latest_only``)."""
     last_error: str = ""
     fps: float = 0.0
     started: float = field(default_factory=time.monotonic)
@@ -278,6 +285,10 @@ class CameraLoop:
         self.stats = CameraStats()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._worker: threading.Thread | None = None
+        self._waiting: tuple[Frame, float] | None = None
+        self._ready = threading.Condition()
+        self._read_all = False
         self.is_file = isinstance(source, str) and not source.isdigit() and "://" not in source
         self._last_sample: Frame | None = None
         self._same_since: float | None = None
@@ -285,17 +296,29 @@ class CameraLoop:
     def start(self) -> None:
         if self._thread is not None:
             raise RuntimeError("the camera loop is already running")
+        if self.config.latest_only and not self.is_file:
+            # the camera is read in one thread and its newest frame handed on in another
+            self._worker = threading.Thread(target=self._hand_on, name="camera-frames", daemon=True)
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self._thread.start()
+        if self._worker is not None:
+            self._worker.start()
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout)
+        with self._ready:
+            self._ready.notify_all()
+        self.join(timeout)
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for the loop's threads to end (those other than the caller's)."""
+        for thread in (self._thread, self._worker):
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(timeout)
 
     @property
     def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        return any(t is not None and t.is_alive() for t in (self._thread, self._worker))
 
     def _run(self) -> None:
         backoff = self.config.reconnect_first
@@ -352,16 +375,41 @@ class CameraLoop:
                     delay = start + index * frame_gap - self.clock()
                     if delay > 0 and self._stop.wait(delay):
                         return
-                self.stats.frames += 1
-                try:
-                    self.on_frame(frame, t)
-                except Exception as exc:  # a bad frame must not stop the camera
-                    self.stats.errors += 1
-                    self.stats.last_error = f"{type(exc).__name__}: {exc}"
-                    log.warning("frame %d failed: %s", self.stats.frames, self.stats.last_error)
+                if self._worker is None:
+                    self._deliver(frame, t)
+                    continue
+                with self._ready:
+                    if self._waiting is not None:
+                        self.stats.dropped += 1
+                    self._waiting = (frame, t)
+                    self._ready.notify()
         finally:
             if cap is not None:
                 cap.release()
+            with self._ready:
+                self._read_all = True
+                self._ready.notify_all()
+
+    def _hand_on(self) -> None:
+        """The newest frame read, whenever there is one, to ``on_frame`` (``latest_only``)."""
+        while True:
+            with self._ready:
+                while self._waiting is None and not self._stop.is_set() and not self._read_all:
+                    self._ready.wait()
+                if self._stop.is_set() or self._waiting is None:
+                    return
+                frame, t = self._waiting
+                self._waiting = None
+            self._deliver(frame, t)
+
+    def _deliver(self, frame: Frame, t: float) -> None:
+        self.stats.frames += 1
+        try:
+            self.on_frame(frame, t)
+        except Exception as exc:  # a bad frame must not stop the camera
+            self.stats.errors += 1
+            self.stats.last_error = f"{type(exc).__name__}: {exc}"
+            log.warning("frame %d failed: %s", self.stats.frames, self.stats.last_error)
 
     def _frozen_for(self, frame: Frame, now: float) -> float:
         """Seconds for which the live camera's frames have been one picture, ``frame`` the latest

@@ -54,13 +54,16 @@ def noisy(n: int, seed: int) -> list[np.ndarray]:
 
 class Run:
     """A camera loop on ``source`` (through ``opener``) that stops itself after ``frames`` frames,
-    with a clock that steps ``STEP`` seconds a call; what it reported is kept."""
+    with a clock that steps ``STEP`` seconds a call; what it reported is kept. Every frame is handed
+    on (``latest_only`` off: a file read as a camera comes faster than any camera, and which frames
+    a busy session passes over would be the threads' race)."""
 
     def __init__(self, source: str, frames: int, opener: Any | None, **config: Any) -> None:
         self.frames: list[float] = []
         self.statuses: list[tuple[bool, str]] = []
         self.ended = False
         ticks = itertools.count()
+        config.setdefault("latest_only", False)
         self.loop = CameraLoop(
             source,
             self.on_frame,
@@ -82,8 +85,7 @@ class Run:
 
     def run(self) -> Run:
         self.loop.start()
-        assert self.loop._thread is not None
-        self.loop._thread.join(30.0)
+        self.loop.join(30.0)
         assert not self.loop.running
         return self
 
@@ -288,3 +290,61 @@ def test_a_camera_is_asked_for_the_configured_size() -> None:
     loop = CameraLoop("0", lambda frame, t: None, config=CameraConfig(camera_size=(1280, 720)))
     assert isinstance(loop.opener, functools.partial)
     assert loop.opener.keywords["size"] == (1280, 720)
+
+
+class Paced:
+    """A real capture of a video read as a camera gives frames: the first ``free`` come at once,
+    each later one only once the session has taken a frame (``done``)."""
+
+    def __init__(self, video: Path, free: int) -> None:
+        self.cap = cv2.VideoCapture(str(video))
+        assert self.cap.isOpened()
+        self.reads = 0
+        self.free = free
+        self.asked_past_free = threading.Event()
+        self.done = threading.Semaphore(0)
+
+    def read(self) -> tuple[bool, Any]:
+        if self.reads >= self.free:
+            self.asked_past_free.set()
+            assert self.done.acquire(timeout=30.0)
+        self.reads += 1
+        return self.cap.read()
+
+    def get(self, prop: int) -> float:
+        return float(self.cap.get(prop))
+
+    def release(self) -> None:
+        self.cap.release()
+
+
+def test_a_busy_session_gets_the_newest_frame_not_a_queue_of_old_ones(tmp_path: Path) -> None:
+    """While the session reads frame 0, the camera gives frames 1-5: the session goes on with frame
+    5, the newest, and frames 1-4 are passed over (a network stream would otherwise queue them, and
+    the board on the dashboard and before the referee would fall further and further behind)."""
+    paced = Paced(write_video(tmp_path / "cam.avi", noisy(10, 11)), free=6)
+    delivered: list[float] = []
+
+    def on_frame(frame: np.ndarray, t: float) -> None:
+        delivered.append(t)
+        if len(delivered) == 1:  # busy with frame 0 until frame 5 is read and the camera asked for more
+            assert paced.asked_past_free.wait(30.0)
+        else:  # this frame taken, the camera may give the next
+            paced.done.release()
+        if t == 10 * STEP:  # frame 9, the last
+            loop.stop()
+
+    ticks = itertools.count()
+    loop = CameraLoop(
+        "0",
+        on_frame,
+        config=CameraConfig(reconnect_first=0.01),
+        opener=lambda source: paced,
+        clock=lambda: next(ticks) * STEP,
+    )
+    loop.start()
+    loop.join(30.0)
+    assert not loop.running
+    # frame i comes at (i + 1) * STEP (one tick to open, one a frame)
+    assert delivered == [STEP * (i + 1) for i in (0, 5, 6, 7, 8, 9)]
+    assert loop.stats.dropped == 4 and loop.stats.frames == 6
