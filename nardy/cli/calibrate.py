@@ -146,7 +146,7 @@ def run_board(args: argparse.Namespace) -> int:
     try:
         frame = read_frame(args.camera, size=_size(args.size))
         old = Profile.load(args.profile) if args.profile else None
-    except (SourceError, ProfileError, ValueError) as exc:
+    except (SourceError, ValueError) as exc:  # ProfileError is a ValueError
         return _err(str(exc))
     size = (frame.shape[1], frame.shape[0])
     geometry = old.geometry if old else None

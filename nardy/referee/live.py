@@ -117,13 +117,12 @@ class FrameReader:
         """Read from these corners from the next frame on (a re-found board; a new profile is
         ``use``)."""
         old = self.recognizer
-        self.recognizer = Recognizer(
-            old.config, corners, intrinsics=old.intrinsics, colours=old.colours, detector=old.detector
+        self.use(
+            Recognizer(
+                old.config, corners, intrinsics=old.intrinsics, colours=old.colours, detector=old.detector
+            ),
+            self.size,
         )
-        self.recognizer.memory = old.memory  # the same checkers, seen from the new place
-        if self.drift is not None:
-            self.drift.accept(np.asarray(corners, dtype=np.float64))
-            self.view = "learning"
 
     def use(self, recognizer: Recognizer, size: tuple[int, int] | None) -> None:
         """Read with ``recognizer`` (a new profile's: its corners, lens and colours), for frames of
@@ -291,7 +290,8 @@ class CameraLoop:
         self._read_all = False
         self.is_file = isinstance(source, str) and not source.isdigit() and "://" not in source
         self._last_sample: Frame | None = None
-        self._same_since: float | None = None
+        self._same_since = 0.0
+        """When the picture last changed (meaningful once there is a last sample)."""
 
     def start(self) -> None:
         if self._thread is not None:
@@ -338,7 +338,7 @@ class CameraLoop:
                         backoff = min(backoff * 2, self.config.reconnect_max)
                         continue
                     backoff = self.config.reconnect_first
-                    self._last_sample = self._same_since = None
+                    self._last_sample = None
                     fps = float(cap.get(5) or 0.0)  # cv2.CAP_PROP_FPS
                     frame_gap = 1.0 / (fps * self.config.speed) if self.is_file and fps > 0 else 0.0
                     start = self.clock()
@@ -422,8 +422,6 @@ class CameraLoop:
         if last is None or last.shape != sample.shape or not np.array_equal(last, sample):
             self._same_since = now
             return 0.0
-        if self._same_since is None:
-            self._same_since = now
         return now - self._same_since
 
     def _status(self, ok: bool, message: str) -> None:
