@@ -293,8 +293,9 @@ def test_a_camera_is_asked_for_the_configured_size() -> None:
 
 
 class Paced:
-    """A real capture of a video read as a camera gives frames: the first ``free`` come at once,
-    each later one only once the session has taken a frame (``done``)."""
+    """A real capture of a video read as a camera gives frames: the first at once, each later one
+    only against a permit the session gives (``permits``); ``asked_past_free`` is set once the
+    camera is asked for more than ``free`` frames."""
 
     def __init__(self, video: Path, free: int) -> None:
         self.cap = cv2.VideoCapture(str(video))
@@ -302,12 +303,13 @@ class Paced:
         self.reads = 0
         self.free = free
         self.asked_past_free = threading.Event()
-        self.done = threading.Semaphore(0)
+        self.permits = threading.Semaphore(0)
 
     def read(self) -> tuple[bool, Any]:
-        if self.reads >= self.free:
+        if self.reads == self.free:
             self.asked_past_free.set()
-            assert self.done.acquire(timeout=30.0)
+        if self.reads > 0:
+            assert self.permits.acquire(timeout=30.0)
         self.reads += 1
         return self.cap.read()
 
@@ -327,10 +329,12 @@ def test_a_busy_session_gets_the_newest_frame_not_a_queue_of_old_ones(tmp_path: 
 
     def on_frame(frame: np.ndarray, t: float) -> None:
         delivered.append(t)
-        if len(delivered) == 1:  # busy with frame 0 until frame 5 is read and the camera asked for more
+        if len(delivered) == 1:  # busy with frame 0 while the camera gives frames 1-5
+            for _ in range(paced.free - 1):
+                paced.permits.release()
             assert paced.asked_past_free.wait(30.0)
         else:  # this frame taken, the camera may give the next
-            paced.done.release()
+            paced.permits.release()
         if t == 10 * STEP:  # frame 9, the last
             loop.stop()
 
