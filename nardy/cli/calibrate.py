@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from nardy.cli._args import parse_size
+
 CORNER_HELP = "four corners x,y of the playing area: top-left top-right bottom-right bottom-left"
 
 
@@ -144,7 +146,7 @@ def run_board(args: argparse.Namespace) -> int:
     from nardy.vision.geometry import BoardGeometry
 
     try:
-        frame = read_frame(args.camera, size=_size(args.size))
+        frame = read_frame(args.camera, size=parse_size(args.size))
         old = Profile.load(args.profile) if args.profile else None
     except (SourceError, ValueError) as exc:  # ProfileError is a ValueError
         return _err(str(exc))
@@ -236,10 +238,10 @@ def run_camera(args: argparse.Namespace) -> int:
     from nardy.calibration.profile import Profile, ProfileError
 
     try:
-        cols, rows = (int(v) for v in str(args.size).lower().split("x"))
+        cols, rows = parse_size(args.size, form="COLUMNSxROWS", example="9x6")
         spec = PatternSpec(args.pattern, cols, rows, args.square)
     except ValueError as exc:
-        return _err(f"--size must look like 9x6 ({exc})")
+        return _err(str(exc))
     images = []
     for path in args.images:
         im = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -298,14 +300,3 @@ def run_check(args: argparse.Namespace) -> int:
     else:
         print(report.text())
     return 0 if report.fits else 1
-
-
-def _size(text: str) -> tuple[int, int]:
-    """``"1280x720"`` -> (1280, 720); ValueError naming the option otherwise."""
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise ValueError(f"--size must be WIDTHxHEIGHT, like 1280x720, not {text!r}") from None
-    if w <= 0 or h <= 0:
-        raise ValueError(f"--size must be positive, not {text!r}")
-    return w, h

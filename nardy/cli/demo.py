@@ -9,6 +9,8 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
+from nardy.cli._args import parse_size
+
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
@@ -71,9 +73,9 @@ def run(args: argparse.Namespace) -> int:
     from nardy.referee.recording import RecordingSpec, cached_recording
 
     try:
-        w, h = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        print(f"nardy demo: --size takes WIDTHxHEIGHT, not {args.size!r}", file=sys.stderr)
+        w, h = parse_size(args.size)
+    except ValueError as exc:
+        print(f"nardy demo: {exc}", file=sys.stderr)
         return 2
     spec = RecordingSpec(variant=args.variant, size=(w, h))
     try:

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from nardy.cli._args import parse_size
+
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
@@ -36,9 +38,9 @@ def run(args: argparse.Namespace) -> int:
     from nardy.vision.scene import synthetic_set
 
     try:
-        w, h = (int(v) for v in str(args.size).lower().split("x"))
-    except ValueError:
-        print(f"nardy synth: --size must look like 1280x720, not {args.size!r}", file=sys.stderr)
+        w, h = parse_size(args.size)
+    except ValueError as exc:
+        print(f"nardy synth: {exc}", file=sys.stderr)
         return 2
     if args.n < 0:
         print("nardy synth: --n must not be negative", file=sys.stderr)
