@@ -39,6 +39,7 @@ import numpy as np
 from benchmarks._table import table, write
 from nardy.calibration.colours import ColourConfig, learn_from_start
 from nardy.calibration.orientation import CORNERS, Orientation
+from nardy.cli._args import parse_size
 from nardy.referee.events import Event, EventBus
 from nardy.referee.live import FrameReader, VideoClock
 from nardy.referee.match import MatchInfo
@@ -289,7 +290,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         name = _name(bool(first.get("learned_colours")), int(first.get("draw") or 0))
         print(f"wrote {write(name, merged)}")
         return 0
-    w, h = (int(v) for v in args.size.lower().split("x"))
+    try:
+        w, h = parse_size(args.size)
+    except ValueError as exc:
+        parser.error(str(exc))
     import cv2
 
     cv2.setNumThreads(1)
