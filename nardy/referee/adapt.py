@@ -92,7 +92,7 @@ def reading_from_observation(
 
     Long nardy has no bar, so the bar is not scored there; the trays count only when the camera
     saw them. Tall stacks get the ``pile`` doubt, every stack's colour the ``colour`` doubt. The
-    points named unsettled or under glare (and their neighbours) are suspect: an alarm must hold
+    points named unsettled (and their neighbours) or under glare are suspect: an alarm must hold
     without them.
     """
     points = orientation.to_white_points(observation.top, observation.bottom)
@@ -102,6 +102,8 @@ def reading_from_observation(
         p_white = reading.p_light if orientation.white == "light" else 1.0 - reading.p_light
         p_white = min(max(p_white, low), 1.0 - low)
         distributions.append(with_pile_doubt(_point_distribution(reading, p_white), pile))
+    # a reflection is measured where it lies, and the camera names every place it touches
+    lit = frozenset(point for _, point in named_points(observation.glare, orientation))
     bar = _pair(observation.bar, orientation) if variant == "short" else None
     off = _pair(observation.off, orientation) if observation.off.measured else None
     return BoardReading.from_distributions(
@@ -110,11 +112,24 @@ def reading_from_observation(
         off,
         settled=observation.settled,
         unsettled=observation.unsettled,
-        suspect=suspect_points(observation.unsettled + observation.glare, orientation),
+        suspect=suspect_points(observation.unsettled, orientation) | lit,
+        named=named_points(observation.unsettled, orientation),
+        lit=lit,
     )
 
 
 _PLACE = re.compile(r"^(top|bottom)\[(\d+)\]$")
+
+
+def named_points(places: Sequence[str], orientation: Orientation) -> tuple[tuple[str, int], ...]:
+    """The places among ``places`` that are points (``top[i]``, ``bottom[i]``), each with white's
+    number for it."""
+    out = []
+    for place in places:
+        m = _PLACE.match(place)
+        if m is not None:
+            out.append((place, orientation.point(m.group(1), int(m.group(2)))))  # type: ignore[arg-type]
+    return tuple(out)
 
 
 def suspect_points(places: Sequence[str], orientation: Orientation) -> frozenset[int]:

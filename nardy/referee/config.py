@@ -19,7 +19,9 @@ class RefereeConfig:
     patch_seconds: float = 2.0
     """Places called unsettled that have stayed inside one patch this long (no new place added)
     are no hand at work but something that stays (a lamp's reflection over checkers): the
-    reading counts, with those places suspect (an alarm must hold without them)."""
+    reading counts, with those places suspect (an alarm must hold without them). A place or two
+    (``tolerated_unsettled``) called unsettled in every reading this long, while hands came and
+    went (a pile the camera cannot make out), are suspect without their neighbours."""
     alarm_settle_seconds: float = 1.5
     """A board that says something is wrong (an illegal play, a changed board, checkers missing)
     must have looked the same this long: a player pausing mid-move is not an offence."""

@@ -9,8 +9,9 @@ the vision package's observations are turned into readings by :mod:`nardy.refere
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
@@ -30,6 +31,12 @@ def _logs(dist: Mapping[int, float]) -> dict[int, float]:
     return {k: math.log(max(p / total, FLOOR)) for k, p in dist.items() if p > 0}
 
 
+def row_neighbourhood(point: int) -> frozenset[int]:
+    """``point`` (1..24) and the points beside it in its row of twelve (across the bar too)."""
+    first = 1 if point <= 12 else 13
+    return frozenset(p for p in (point - 1, point, point + 1) if first <= p < first + 12)
+
+
 @dataclass(frozen=True, slots=True)
 class BoardReading:
     """Per-place log-probabilities of one settled camera reading, in white's numbering."""
@@ -47,6 +54,11 @@ class BoardReading:
     suspect: frozenset[int] = frozenset()
     """Points (1..24) the camera may have misread because something lay over them or near them
     (the places it called unsettled and their neighbours); an alarm must hold without them."""
+    named: tuple[tuple[str, int], ...] = ()
+    """The places called unsettled that are points, each with its point (1..24)."""
+    lit: frozenset[int] = frozenset()
+    """The points under a reflection (among ``suspect``, without their neighbours: the camera
+    names every point a reflection lies on)."""
     _memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
     """Results of :meth:`best_keeping_count`, which every candidate of a frame asks for."""
 
@@ -59,6 +71,8 @@ class BoardReading:
         settled: bool = True,
         unsettled: tuple[str, ...] = (),
         suspect: frozenset[int] = frozenset(),
+        named: tuple[tuple[str, int], ...] = (),
+        lit: frozenset[int] = frozenset(),
     ) -> BoardReading:
         if len(points) != 24:
             raise ValueError(f"a reading has 24 points, not {len(points)}")
@@ -69,7 +83,13 @@ class BoardReading:
             settled,
             unsettled,
             suspect,
+            named,
+            lit,
         )
+
+    def _copy(self, **changes: Any) -> BoardReading:
+        """This reading with ``changes`` (and a memo of its own)."""
+        return replace(self, _memo={}, **changes)
 
     def without_suspects(self) -> BoardReading:
         """This reading with its suspect points unread: every count there equally likely."""
@@ -77,11 +97,22 @@ class BoardReading:
             return self
         return self.unread(self.suspect, keep_suspect=False)
 
+    def narrowed(self, standing: Collection[str]) -> BoardReading:
+        """This reading with the places in ``standing`` (called unsettled, and lying still for a
+        while: a pile the camera cannot make out, a reflection over checkers) suspect only
+        themselves, not their neighbours too: something that stays is not a hand reaching over."""
+        if not any(name in standing for name, _ in self.named):
+            return self
+        suspect = set(self.lit)
+        for name, point in self.named:
+            suspect |= {point} if name in standing else row_neighbourhood(point)
+        return self._copy(suspect=frozenset(suspect))
+
     def without_trays(self) -> BoardReading:
         """This reading with the trays unread (as when they are out of view)."""
         if self.off is None:
             return self
-        return BoardReading(self.points, self.bar, None, self.settled, self.unsettled, self.suspect)
+        return self._copy(off=None)
 
     def unread(self, points: frozenset[int], keep_suspect: bool = True) -> BoardReading:
         """This reading with ``points`` (1..24) unread: every count there equally likely, so
@@ -90,8 +121,9 @@ class BoardReading:
             return self
         unread = {n: -math.log(2 * CHECKERS + 1) for n in range(-CHECKERS, CHECKERS + 1)}
         dists = tuple(unread if i + 1 in points else d for i, d in enumerate(self.points))
-        suspect = self.suspect if keep_suspect else frozenset()
-        return BoardReading(dists, self.bar, self.off, self.settled, self.unsettled, suspect)
+        if keep_suspect:
+            return self._copy(points=dists)
+        return self._copy(points=dists, suspect=frozenset(), named=(), lit=frozenset())
 
     def pinned(self, points: frozenset[int], position: Position) -> BoardReading:
         """This reading with ``points`` (1..24) read as surely holding what ``position`` has
@@ -102,7 +134,7 @@ class BoardReading:
             {n: 0.0} if i + 1 in points else d
             for i, (d, n) in enumerate(zip(self.points, position.points, strict=True))
         )
-        return BoardReading(dists, self.bar, self.off, self.settled, self.unsettled, self.suspect)
+        return self._copy(points=dists)
 
     def deficits(self, position: Position) -> tuple[float, ...]:
         """For each point, how much less likely (log) ``position``'s count there is than the

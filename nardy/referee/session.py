@@ -171,6 +171,8 @@ class Referee:
         self._patch: frozenset[str] = frozenset()
         """The places called unsettled since the board last read settled (see ``_patch_stands``)."""
         self._patch_since = 0.0
+        self._named_since: dict[str, float] = {}
+        """Each place called unsettled in every reading since the time it holds."""
         self._run: list[Decision] = []
         """The decisions of the frames behind the wrong board now settling (see ``_offence``)."""
         self._run_since: float | None = None
@@ -678,6 +680,12 @@ class Referee:
                 or len(places) > self.config.tolerated_unsettled
             )
             stands = self._patch_stands(reading, now)  # (every reading: a settled one ends the patch)
+            standing = self._standing(reading, now)
+            if len(places) <= self.config.tolerated_unsettled:
+                # a place or two called unsettled frame after frame, whatever came and went, is
+                # no hand reaching over (a pile the camera cannot make out): its neighbours are
+                # read. A larger patch that stays (a hand at rest) keeps them suspect
+                reading = reading.narrowed(standing)
             if disturbed and stands:
                 # a patch that stays where it is is no hand at work (a lamp's reflection over
                 # checkers): the reading counts, its places suspect
@@ -714,6 +722,15 @@ class Referee:
         if not places <= self._patch:
             self._patch, self._patch_since = self._patch | places, now
         return now - self._patch_since >= self.config.patch_seconds
+
+    def _standing(self, reading: BoardReading, now: float) -> frozenset[str]:
+        """The places ``reading`` calls unsettled that every reading has called so for
+        ``patch_seconds``, whatever else came and went (a hand reaching past a pile the camera
+        cannot make out)."""
+        places = () if reading.settled else reading.unsettled
+        self._named_since = {p: self._named_since.get(p, now) for p in places}
+        long = self.config.patch_seconds
+        return frozenset(p for p, since in self._named_since.items() if now - since >= long)
 
     @property
     def bias(self) -> float:

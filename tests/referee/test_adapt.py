@@ -9,7 +9,7 @@ from collections.abc import Callable
 from nardy.calibration.orientation import Orientation
 from nardy.referee.adapt import ColourDoubt, reading_from_observation
 from nardy.referee.events import ILLEGAL_PLAY
-from nardy.referee.reading import BoardReading
+from nardy.referee.reading import BoardReading, row_neighbourhood
 from nardy.rules import Position
 from nardy.vision.observation import CountReading, Observation, PointReading
 from tests.referee.conftest import Table
@@ -84,8 +84,11 @@ def test_points_under_glare_are_suspect_but_the_board_is_settled() -> None:
     reading = reading_from_observation(seen, ORIENTATION, "short")
     top, _ = ORIENTATION.from_white_points(list(range(1, 25)))
     lit = top[3]
-    assert reading.settled and lit in reading.suspect
-    assert {lit - 1, lit + 1} & reading.suspect  # its neighbours in the row too
+    # the camera names every point a reflection lies on: its neighbours are read as usual
+    assert reading.settled and reading.suspect == {lit}
+    hand = dataclasses.replace(seen, glare=(), unsettled=("top[3]",))
+    covered = reading_from_observation(hand, ORIENTATION, "short")
+    assert covered.suspect == {lit - 1, lit, lit + 1}  # a hand or a die: its neighbours too
     assert not reading_from_observation(_observation(start), ORIENTATION, "short").suspect
 
 
@@ -112,3 +115,15 @@ def test_a_checker_on_the_bar_the_camera_missed_is_not_an_illegal_play(table: Ma
 def test_with_no_room_for_a_missed_bar_checker_the_same_board_is_called_illegal(table: Make) -> None:
     t = _double_hit_seen(table, 0.0)
     assert ILLEGAL_PLAY in t.alerts()
+
+
+def test_a_place_that_stands_is_suspect_without_its_neighbours() -> None:
+    start = Position.initial("short")
+    seen = dataclasses.replace(_observation(start), unsettled=("top[3]", "bottom[8]"), glare=("top[10]",))
+    reading = reading_from_observation(seen, ORIENTATION, "short")
+    (pile, hand), lit = (p for _, p in reading.named), reading.lit
+    assert reading.suspect == row_neighbourhood(pile) | row_neighbourhood(hand) | lit
+    narrowed = reading.narrowed({"top[3]"})
+    assert narrowed.suspect == {pile} | row_neighbourhood(hand) | lit
+    assert narrowed.without_suspects().suspect == frozenset()
+    assert reading.narrowed({"top[5]"}) is reading  # a place it does not call unsettled

@@ -1472,3 +1472,54 @@ def test_a_clear_record_is_not_re_read_however_long_a_point_is_misread(table: Ma
     t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None), frames=60)
     assert t.ref.moves[-1].play.text() == "2/off 1/off" and "turn-revised" not in t.kinds()
     assert POINT_MISREAD in t.alerts()
+
+
+def _named(position: Position, places: dict[str, int]) -> BoardReading:
+    """``position`` read surely, with ``places`` (name -> white's point) called unsettled."""
+    from nardy.referee.reading import row_neighbourhood
+
+    seen = BoardReading.certain(position)
+    suspect = frozenset(p for point in places.values() for p in row_neighbourhood(point))
+    return BoardReading(
+        seen.points, seen.bar, seen.off, False, tuple(places), suspect, tuple(places.items())
+    )
+
+
+WHITE_START = {24: 2, 13: 5, 8: 3, 6: 5}
+BLACK_START = {1: 2, 12: 5, 17: 3, 19: 5}
+PILE = {"top[7]": 3}  # a place the camera cannot make out: called unsettled in every frame
+HAND = {"top[0]": 20, "top[1]": 21, "bottom[1]": 10}
+
+
+def _too_far_beside(t: Table, pile_from_start: bool) -> Position:
+    """White throws 3-2 and moves a checker 8/4, a pip short of 8/3 (a legal play) and beside
+    point 3, which the camera calls unsettled (from the start, or from the throw on)."""
+    start = Position.initial("short")
+    t.show(start)
+    if pile_from_start:
+        t.see(_named(start, PILE), frames=10)
+    t.roll(3, 2)
+    t.see(_named(start, PILE | HAND), frames=5)  # white's hand at work
+    return pos("short", {**WHITE_START, 8: 2, 4: 1}, BLACK_START)
+
+
+def test_an_offence_beside_a_place_long_called_unsettled_is_called(table: Make) -> None:
+    """A place called unsettled frame after frame, a hand coming and going, is no hand itself (a
+    pile the camera cannot make out, a reflection): its neighbours are read, and the illegal play
+    beside it is called (with point 4 unread too, the board could be the legal 8/3)."""
+    t = table("short")
+    shown = _too_far_beside(t, pile_from_start=True)
+    t.see(_named(shown, PILE), frames=10)
+    assert ILLEGAL_PLAY in t.alerts()
+    assert 4 in t.last("illegal").data["points"]
+
+
+def test_an_offence_beside_a_place_just_called_unsettled_waits_for_it_to_stand(table: Make) -> None:
+    """The same place called unsettled only from the throw on may be a hand's edge: its neighbour
+    stays unread until the place has stood ``patch_seconds``."""
+    t = table("short")
+    shown = _too_far_beside(t, pile_from_start=False)
+    t.see(_named(shown, PILE), frames=10)  # as long as the alarm above took
+    assert ILLEGAL_PLAY not in t.alerts() and "illegal" not in t.kinds()
+    t.see(_named(shown, PILE), frames=10)
+    assert ILLEGAL_PLAY in t.alerts()
