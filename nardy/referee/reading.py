@@ -53,7 +53,8 @@ class BoardReading:
     """Where it is not settled (for the alert)."""
     suspect: frozenset[int] = frozenset()
     """Points (1..24) the camera may have misread because something lay over them or near them
-    (the places it called unsettled and their neighbours); an alarm must hold without them."""
+    (the places it called unsettled and their neighbours, the points under glare); an alarm must
+    hold without them."""
     named: tuple[tuple[str, int], ...] = ()
     """The places called unsettled that are points, each with its point (1..24)."""
     lit: frozenset[int] = frozenset()
