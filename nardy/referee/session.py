@@ -172,6 +172,8 @@ class Referee:
         """The places called unsettled since the board last read settled (see ``_patch_stands``)."""
         self._patch_since = 0.0
         self._named_since: dict[str, float] = {}
+        self._resync_tried: Turn | None | bool = False
+        """The turn during which the records were last weighed again (see ``_resync``)."""
         """Each place called unsettled in every reading since the time it holds."""
         self._run: list[Decision] = []
         """The decisions of the frames behind the wrong board now settling (see ``_offence``)."""
@@ -633,10 +635,12 @@ class Referee:
         self._settler.reset()
         if assess and self.last_reading is not None and self._settler.disturbed_since is None:
             # the board is still: what it shows counts at once for the new throw, unless it says
-            # something is wrong, which must hold ``alarm_settle_seconds`` as ever, or asks which
-            # legal state it is, which must hold ``question_settle_seconds``
+            # something is wrong, which must hold ``alarm_settle_seconds`` as ever, asks which
+            # legal state it is, which must hold ``question_settle_seconds``, or may show the
+            # game ended, which must hold ``ending_settle_seconds``
             key, action = self._assess(self.last_reading)
-            if not _is_alarm(key) and not _is_question(key):
+            unclear_end = isinstance(key, _Ending) and not key.clear
+            if not _is_alarm(key) and not _is_question(key) and not unclear_end:
                 self._settler.mark(key)
                 action()
 
@@ -766,6 +770,8 @@ class Referee:
                     found.append((median, i + 1))
         misread = frozenset(p for _, p in sorted(found, reverse=True)[: cfg.max_misread])
         if misread == self.misread:
+            if misread and self._resync_tried is not self.turn and self._resync(reading, standing):
+                return
             return
         self.misread = misread
         if not misread:
@@ -798,6 +804,9 @@ class Referee:
         turn = self.turn
         if not standing.same_board(self.position) or (turn is not None and turn.status != "waiting"):
             return False
+        # weighed once a turn while the point stays misread: the records it may correct do not
+        # change until a play is added to them
+        self._resync_tried = turn
         cfg = self.config
         first = max(len(self.moves) - cfg.resync_reach, 0)
         free = reading.best_keeping_count(standing)

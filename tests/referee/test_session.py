@@ -683,6 +683,21 @@ def test_a_clear_frame_of_the_last_checker_off_does_not_restart_the_wait(table: 
     assert t.ref.phase == "game-over" and t.ref.moves[-1].play.text() == "1/off"
 
 
+def test_a_board_already_half_showing_the_game_over_at_the_throw_is_not_taken_as_it(
+    table: Make,
+) -> None:
+    """The camera doubts white's last checker on point 1 before white throws: a play cannot be
+    made before its throw, and a game's end that the camera cannot make out must stand
+    ``ending_settle_seconds`` from the throw like any other."""
+    t = table("short", options={"opening": "rethrow"})
+    _play_on_from(t, pos("short", {1: 1}, {13: 15}, off=(14, 0)))
+    _last_checker_half_seen_more(t, gone=0.8, frames=10)  # still, before the throw
+    t.roll(2, 1)
+    assert t.ref.phase == "playing" and not t.ref.moves
+    _last_checker_half_seen_more(t, gone=0.8, frames=18)  # 3.6 s after it
+    assert t.ref.phase == "game-over" and t.ref.moves[-1].play.text() == "1/off"
+
+
 def _last_checker_half_seen_more(t: Table, gone: float, frames: int) -> None:
     from nardy.referee.reading import BoardReading
 
@@ -1456,6 +1471,35 @@ def test_a_doubtful_record_carried_on_for_turns_is_put_right_once_the_board_show
     assert "re-read as 2/off 1/off (was 2/off)" in text and "2 turns after it" in text
     assert [e.data["turn"]["number"] for e in t.ref.bus.history if e.kind == "turn-revised"] == [1, 2, 3]
     assert POINT_MISREAD not in t.alerts() and ILLEGAL_PLAY not in t.alerts()
+
+
+def test_a_doubtful_record_is_weighed_again_at_the_next_throw(table: Make) -> None:
+    """White's 4-2 from 3, 2 and a pile of eight on 1 is 3/1 2/off, but the camera leans to one
+    checker fewer on the pile: 3/off 2/off is recorded, doubtful. The pile then reads plainly
+    nine while black's play stands on the board (the records can be weighed again only while a
+    turn waits for its play): they are weighed at white's next throw, the point still misread."""
+    t = table("short", config=RESYNC, options={"opening": "rethrow"})
+    near = pos("short", {1: 8, 2: 1, 3: 1}, {13: 15}, off=(5, 0))
+    _play_on_from(t, near)
+    t.roll(4, 2)
+    truth = near.apply("3/1 2/off")
+    points: list[dict[int, float]] = [{n: 1.0} for n in truth.points]
+    points[0] = {truth.points[0] - 1: 0.55, truth.points[0]: 0.45}
+    t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None))
+    t.roll(6, 5)
+    assert t.ref.moves[-1].play.text() == "3/off 2/off" and "uncertain" in t.ref.moves[-1].flags
+    black = next(iter(find_variant("short").legal_plays(truth.with_turn(Color.BLACK), Roll(6, 5))))
+    truth = truth.with_turn(Color.BLACK).apply(black)
+    points = [{n: 1.0} for n in truth.points]
+    points[0] = {truth.points[0]: 0.97, truth.points[0] - 1: 0.03}
+    plain = BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None)
+    t.see(plain, frames=int(RESYNC.misread_seconds / 0.2) + 3)
+    assert POINT_MISREAD in t.alerts() and "turn-revised" not in t.kinds()
+    t.roll(2, 1)
+    t.see(plain, frames=2)
+    assert "re-read as 3/1 2/off (was 3/off 2/off)" in t.ref.alerts[CHECK].text
+    assert t.ref.moves[-2].play.text() == "3/1 2/off" and POINT_MISREAD not in t.alerts()
+    assert t.ref.turn is not None and t.ref.turn.before.same_board(truth.with_turn(Color.WHITE))
 
 
 def test_a_clear_record_is_not_re_read_however_long_a_point_is_misread(table: Make) -> None:
