@@ -172,9 +172,9 @@ class Referee:
         """The places called unsettled since the board last read settled (see ``_patch_stands``)."""
         self._patch_since = 0.0
         self._named_since: dict[str, float] = {}
+        """Each place called unsettled in every reading since the time it holds."""
         self._resync_tried: Turn | None | bool = False
         """The turn during which the records were last weighed again (see ``_resync``)."""
-        """Each place called unsettled in every reading since the time it holds."""
         self._run: list[Decision] = []
         """The decisions of the frames behind the wrong board now settling (see ``_offence``)."""
         self._run_since: float | None = None
@@ -770,8 +770,8 @@ class Referee:
                     found.append((median, i + 1))
         misread = frozenset(p for _, p in sorted(found, reverse=True)[: cfg.max_misread])
         if misread == self.misread:
-            if misread and self._resync_tried is not self.turn and self._resync(reading, standing):
-                return
+            if misread and self._resync_tried is not self.turn:
+                self._resync(reading, standing)
             return
         self.misread = misread
         if not misread:
