@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from nardy.calibration.orientation import Orientation
-from nardy.referee.reading import BoardReading
+from nardy.referee.reading import BoardReading, row_neighbourhood
 from nardy.rules import CHECKERS
 from nardy.vision.observation import CountReading, Observation, PointReading
 
@@ -135,13 +135,4 @@ def named_points(places: Sequence[str], orientation: Orientation) -> tuple[tuple
 def suspect_points(places: Sequence[str], orientation: Orientation) -> frozenset[int]:
     """White's points named unsettled (``top[i]``, ``bottom[i]``) and their neighbours in the row:
     a hand or a die is seldom placed exactly, and what covers one point often covers the next."""
-    out: set[int] = set()
-    for place in places:
-        m = _PLACE.match(place)
-        if m is None:
-            continue
-        row, index = m.group(1), int(m.group(2))
-        for i in (index - 1, index, index + 1):
-            if 0 <= i < 12:
-                out.add(orientation.point(row, i))  # type: ignore[arg-type]
-    return frozenset(out)
+    return frozenset(p for _, point in named_points(places, orientation) for p in row_neighbourhood(point))

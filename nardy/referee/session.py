@@ -173,8 +173,8 @@ class Referee:
         self._patch_since = 0.0
         self._named_since: dict[str, float] = {}
         """Each place called unsettled in every reading since the time it holds."""
-        self._resync_tried: Turn | None | bool = False
-        """The turn during which the records were last weighed again (see ``_resync``)."""
+        self._resync_at: tuple[int, int] | None = None
+        """(game, records) when the records were last weighed again (see ``_resync``)."""
         self._run: list[Decision] = []
         """The decisions of the frames behind the wrong board now settling (see ``_offence``)."""
         self._run_since: float | None = None
@@ -770,7 +770,7 @@ class Referee:
                     found.append((median, i + 1))
         misread = frozenset(p for _, p in sorted(found, reverse=True)[: cfg.max_misread])
         if misread == self.misread:
-            if misread and self._resync_tried is not self.turn:
+            if misread and self._resync_at != (self.game_number, len(self.moves)):
                 self._resync(reading, standing)
             return
         self.misread = misread
@@ -804,9 +804,8 @@ class Referee:
         turn = self.turn
         if not standing.same_board(self.position) or (turn is not None and turn.status != "waiting"):
             return False
-        # weighed once a turn while the point stays misread: the records it may correct do not
-        # change until a play is added to them
-        self._resync_tried = turn
+        # weighed again while the point stays misread only once a play is added to the records
+        self._resync_at = (self.game_number, len(self.moves))
         cfg = self.config
         first = max(len(self.moves) - cfg.resync_reach, 0)
         free = reading.best_keeping_count(standing)
