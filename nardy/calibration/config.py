@@ -293,6 +293,9 @@ class ConfidenceConfig:
 class FinderConfig:
     work_px: int = 640
     """Longer side of the working image the search runs on."""
+    full_px: int = 1920
+    """Longer side the frame is scaled down to (never up) for the finishing pass on the full frame
+    (``RefineConfig.final_searches``, ``BaseConfig``): its distances are pixels of that frame."""
     edges: EdgeConfig = field(default_factory=EdgeConfig)
     lines: LineConfig = field(default_factory=LineConfig)
     quads: QuadConfig = field(default_factory=QuadConfig)

@@ -632,11 +632,16 @@ def find_board(
     corners = best.corners / scale
     tips = best.tips
     final = best.fit  # its edge support, measured where the search ran, is the better calibrated
-    if config.refine.full_resolution and scale < 1.0:
+    # the finishing pass runs on the frame scaled to at most ``full_px`` (its distances are pixels
+    # of that frame: on a phone's 4032-pixel photo they would reach a third as far)
+    fine, fine_scale = shrink(image, config.full_px)
+    if config.refine.full_resolution and scale < fine_scale:
+        fh, fw = fine.shape[:2]
+        corners = corners * fine_scale
         reach = max(config.refine.final_searches)
         pad = reach * 4 + 8
-        g_full, lab_full, offset = _roi_gradient(config, image, corners, pad)
-        lens = Lens((w / 2.0 - offset[0], h / 2.0 - offset[1]), 0.5 * math.hypot(w, h), best.fit.kappa)
+        g_full, lab_full, offset = _roi_gradient(config, fine, corners, pad)
+        lens = Lens((fw / 2.0 - offset[0], fh / 2.0 - offset[1]), 0.5 * math.hypot(fw, fh), best.fit.kappa)
         fit_full = refine_corners(
             config.refine,
             g_full,
@@ -654,6 +659,7 @@ def find_board(
             on_bases = _on_bases(config, g_full, lab_full, fit_full, geometry, best.pattern, full_lens)
             corners = on_bases + offset
             tips = _tips(lab_full, on_bases, geometry, best.pattern, 0.0, full_lens)
+        corners = corners / fine_scale
     lap("full")
     cc = config.confidence
     al = best.aliases
