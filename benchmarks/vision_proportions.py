@@ -1,0 +1,117 @@
+"""Benchmark of how the checker reader carries to boards of other proportions than the default.
+
+Every synthetic set elsewhere is drawn on ``BoardGeometry()``'s proportions (a playing area 0.8 as
+high as wide, a bar 0.085 of its width, checkers 0.94 of a point's width, points 0.45 of its height).
+Real boards differ: folding long-nardy boards have a narrow hinge for a bar, some boards are nearly
+square, some checkers are smaller on their points. Here each variant changes one proportion; the
+same seeded scenes (families and checker sets cycling, 0-50 degrees) are drawn with it and read
+from the true corners twice: by a reader that assumes the default proportions (``nardy recognize
+--corners`` without a profile) and by one told the board's own (a profile's ``geometry``). A point
+is right when its colour and count are; "boards" counts boards whose 24 points are all right.
+
+    python -m benchmarks.vision_proportions [--n 40] [--seed 77]
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from benchmarks._table import table, write
+from nardy.vision.config import RecognizerConfig
+from nardy.vision.detect import Detector
+from nardy.vision.geometry import BoardGeometry
+from nardy.vision.layout import layout_errors
+from nardy.vision.recognizer import Recognizer
+from nardy.vision.scene import Scene, random_dice, random_layout
+from nardy.vision.style import BOARD_FAMILIES, CHECKER_SETS
+
+SIZE = (1280, 720)
+VARIANTS: dict[str, dict[str, float]] = {
+    "default": {},
+    "bar 0.04 (a hinge)": {"bar_width": 0.04},
+    "bar 0.12": {"bar_width": 0.12},
+    "height 0.72": {"height": 0.72},
+    "height 0.90": {"height": 0.90},
+    "checkers 0.86 of a point": {"checker_diameter": 0.86},
+    "points 0.40 of the height": {"point_length": 0.40},
+}
+
+
+def _points_right(detector: Detector, config: RecognizerConfig, sample: Any) -> int:
+    seen = Recognizer(config, sample.corners, detector=detector).read(sample.image).layout()
+    return 24 - len([e for e in layout_errors(sample.layout, seen) if e not in ("bar", "off")])
+
+
+def run(n: int, seed: int) -> dict[str, Any]:
+    detector = Detector.load()
+    records = []
+    for name, change in VARIANTS.items():
+        geometry = BoardGeometry(**change)
+        for i in range(n):
+            rng = np.random.default_rng([seed, i])
+            scene = Scene.random(
+                rng,
+                size=SIZE,
+                family=BOARD_FAMILIES[i % len(BOARD_FAMILIES)],
+                checker_set=CHECKER_SETS[(i // len(BOARD_FAMILIES)) % len(CHECKER_SETS)],
+                geometry=geometry,
+            )
+            layout = random_layout(rng)
+            dice = random_dice(scene, layout, rng, int(rng.integers(0, 3)))
+            sample = scene.render(layout, dice=dice, rng=rng)
+            records.append(
+                {
+                    "variant": name,
+                    "index": i,
+                    "tilt": scene.camera_spec.tilt,
+                    "default": _points_right(detector, RecognizerConfig(), sample),
+                    "told": _points_right(detector, replace(RecognizerConfig(), geometry=geometry), sample),
+                }
+            )
+    return {"records": records}
+
+
+def summarise(records: list[dict[str, Any]]) -> list[list[Any]]:
+    rows = []
+    for name in VARIANTS:
+        rs = [r for r in records if r["variant"] == name]
+        if not rs:
+            continue
+        row: list[Any] = [name, len(rs)]
+        for key in ("default", "told"):
+            row.append(f"{100 * sum(r[key] for r in rs) / (24 * len(rs)):.2f}%")
+            row.append(f"{100 * sum(r[key] == 24 for r in rs) / len(rs):.1f}%")
+        rows.append(row)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=40, help="scenes per variant")
+    parser.add_argument("--seed", type=int, default=77)
+    args = parser.parse_args(argv)
+    data = run(args.n, args.seed)
+    headers = [
+        "proportions",
+        "boards",
+        "points right, default assumed",
+        "all 24 right",
+        "points right, told",
+        "all 24 right (told)",
+    ]
+    rows = summarise(data["records"])
+    print(table(headers, rows))
+    path = write(
+        "vision_proportions",
+        {"n": args.n, "seed": args.seed, "size": list(SIZE), "headers": headers, "rows": rows, **data},
+    )
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
