@@ -5,9 +5,12 @@ high as wide, a bar 0.085 of its width, checkers 0.94 of a point's width, points
 Real boards differ: folding long-nardy boards have a narrow hinge for a bar, some boards are nearly
 square, some checkers are smaller on their points. Here each variant changes one proportion; the
 same seeded scenes (families and checker sets cycling, 0-50 degrees) are drawn with it and read
-from the true corners twice: by a reader that assumes the default proportions (``nardy recognize
---corners`` without a profile) and by one told the board's own (a profile's ``geometry``). A point
-is right when its colour and count are; "boards" counts boards whose 24 points are all right.
+from the true corners three ways: by a reader that assumes the default proportions, by one whose
+bar is measured in the frame where it can be (``nardy.vision.proportions``: what ``nardy recognize
+--corners`` without a profile and ``nardy calibrate board`` do), and by one told the board's own (a
+profile's ``geometry``). A point is right when its colour and count are; "all 24" counts boards
+whose points are all right; "bar measured" how often the bar could be measured, and how often
+within 0.01 of the truth.
 
     python -m benchmarks.vision_proportions [--n 40] [--seed 77]
 """
@@ -25,6 +28,7 @@ from nardy.vision.config import RecognizerConfig
 from nardy.vision.detect import Detector
 from nardy.vision.geometry import BoardGeometry
 from nardy.vision.layout import layout_errors
+from nardy.vision.proportions import measure_bar
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.scene import Scene, random_dice, random_layout
 from nardy.vision.style import BOARD_FAMILIES, CHECKER_SETS
@@ -63,12 +67,20 @@ def run(n: int, seed: int) -> dict[str, Any]:
             layout = random_layout(rng)
             dice = random_dice(scene, layout, rng, int(rng.integers(0, 3)))
             sample = scene.render(layout, dice=dice, rng=rng)
+            default = RecognizerConfig()
+            bar = measure_bar(default.bar, sample.image, sample.corners, default.geometry.height)
+            measured = default
+            if bar is not None:
+                measured = replace(default, geometry=replace(default.geometry, bar_width=bar.width))
             records.append(
                 {
                     "variant": name,
                     "index": i,
                     "tilt": scene.camera_spec.tilt,
-                    "default": _points_right(detector, RecognizerConfig(), sample),
+                    "default": _points_right(detector, default, sample),
+                    "bar": None if bar is None else bar.width,
+                    "true_bar": geometry.bar_width,
+                    "measured": _points_right(detector, measured, sample),
                     "told": _points_right(detector, replace(RecognizerConfig(), geometry=geometry), sample),
                 }
             )
@@ -82,9 +94,12 @@ def summarise(records: list[dict[str, Any]]) -> list[list[Any]]:
         if not rs:
             continue
         row: list[Any] = [name, len(rs)]
-        for key in ("default", "told"):
+        for key in ("default", "measured", "told"):
             row.append(f"{100 * sum(r[key] for r in rs) / (24 * len(rs)):.2f}%")
             row.append(f"{100 * sum(r[key] == 24 for r in rs) / len(rs):.1f}%")
+        bars = [r for r in rs if r["bar"] is not None]
+        close = sum(abs(r["bar"] - r["true_bar"]) <= 0.01 for r in bars)
+        row.append(f"{100 * len(bars) / len(rs):.0f}% / {100 * close / max(1, len(bars)):.0f}%")
         rows.append(row)
     return rows
 
@@ -98,10 +113,13 @@ def main(argv: list[str] | None = None) -> int:
     headers = [
         "proportions",
         "boards",
-        "points right, default assumed",
-        "all 24 right",
-        "points right, told",
-        "all 24 right (told)",
+        "points, default assumed",
+        "all 24",
+        "points, bar measured",
+        "all 24",
+        "points, told",
+        "all 24",
+        "bar measured / within 0.01",
     ]
     rows = summarise(data["records"])
     print(table(headers, rows))

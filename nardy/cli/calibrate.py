@@ -143,7 +143,9 @@ def run_board(args: argparse.Namespace) -> int:
     from nardy.calibration.orientation import Orientation
     from nardy.calibration.profile import Profile, ProfileError
     from nardy.calibration.source import SourceError, read_frame
+    from nardy.vision.config import BarConfig
     from nardy.vision.geometry import BoardGeometry
+    from nardy.vision.proportions import measure_bar
 
     try:
         frame = read_frame(args.camera, size=parse_size(args.size))
@@ -171,6 +173,15 @@ def run_board(args: argparse.Namespace) -> int:
     except (ValueError, MarkerError) as exc:
         return _err(str(exc))
     changes: dict[str, Any] = {}
+    if geometry is None:
+        # the board's own bar (a folding board's hinge is far narrower than a tournament board's bar)
+        bar = measure_bar(BarConfig(), frame, np.asarray(corners, float), BoardGeometry().height)
+        if bar is not None:
+            geometry = replace(BoardGeometry(), bar_width=bar.width)
+            changes["geometry"] = geometry
+            print(f"bar {bar.width:.3f} of the playing area's width (its sides stand out {bar.ratio:.1f}x)")
+        else:
+            print("bar not measured (its sides do not stand out): the default width is assumed")
     orientation, orientation_source = None, None
     if args.home:
         orientation, orientation_source = Orientation(args.home, args.white), "user"

@@ -154,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
     from nardy.vision.config import RecognizerConfig
     from nardy.vision.debug import draw_observation
     from nardy.vision.geometry import BoardGeometry
+    from nardy.vision.proportions import with_measured_bar
     from nardy.vision.recognizer import Recognizer
     from nardy.vision.rectify import Intrinsics
 
@@ -167,7 +168,8 @@ def run(args: argparse.Namespace) -> int:
             corners = parse_corners(args.corners) if args.corners else saved.corner_array.tolist()
             config = replace(RecognizerConfig(), geometry=saved.geometry)
 
-            def build(board: Any, size: tuple[int, int]) -> Recognizer:
+            def build(board: Any, frame: Any) -> Recognizer:
+                size = (frame.shape[1], frame.shape[0])
                 if args.corners:  # given for this image; the lens is scaled to it
                     return saved.recognizer(corners=np.asarray(board, float), frame_size=size)
                 if not saved.fits(size):
@@ -196,8 +198,16 @@ def run(args: argparse.Namespace) -> int:
                     np.asarray(profile["colours"]["dark"], float),
                 )
 
-            def build(board: Any, size: tuple[int, int]) -> Recognizer:
-                return Recognizer(config, np.asarray(board, float), intrinsics=intrinsics, colours=colours)
+            told = "geometry" in profile
+
+            def build(board: Any, frame: Any) -> Recognizer:
+                board = np.asarray(board, float)
+                used = config
+                if not told:
+                    # the board's bar (a hinge on a folding board) as the frame shows it
+                    geometry = with_measured_bar(config.bar, frame, board, config.geometry)
+                    used = replace(config, geometry=geometry)
+                return Recognizer(used, board, intrinsics=intrinsics, colours=colours)
 
     except KeyError as exc:
         print(f"nardy recognize: profile field {exc} is missing", file=sys.stderr)
@@ -246,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
                 if rec is None:
                     # one board per file: its corners are fixed from here on
                     try:
-                        rec = build(board, (frame.shape[1], frame.shape[0]))
+                        rec = build(board, frame)
                     except ValueError as exc:  # the profile does not fit this image
                         raise UsageError(f"{label}: {exc}") from None
                 try:
