@@ -28,7 +28,7 @@ from nardy.vision.config import RecognizerConfig
 from nardy.vision.detect import Detector
 from nardy.vision.geometry import BoardGeometry
 from nardy.vision.layout import layout_errors
-from nardy.vision.proportions import measure_bar
+from nardy.vision.proportions import measure_bar, with_measured_bar
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.scene import Scene, random_dice, random_layout
 from nardy.vision.style import BOARD_FAMILIES, CHECKER_SETS
@@ -69,9 +69,8 @@ def run(n: int, seed: int) -> dict[str, Any]:
             sample = scene.render(layout, dice=dice, rng=rng)
             default = RecognizerConfig()
             bar = measure_bar(default.bar, sample.image, sample.corners, default.geometry.height)
-            measured = default
-            if bar is not None:
-                measured = replace(default, geometry=replace(default.geometry, bar_width=bar.width))
+            own = with_measured_bar(default.bar, sample.image, sample.corners, default.geometry)
+            measured = replace(default, geometry=own)
             records.append(
                 {
                     "variant": name,

@@ -145,7 +145,7 @@ def run_board(args: argparse.Namespace) -> int:
     from nardy.calibration.source import SourceError, read_frame
     from nardy.vision.config import BarConfig
     from nardy.vision.geometry import BoardGeometry
-    from nardy.vision.proportions import measure_bar
+    from nardy.vision.proportions import with_measured_bar
 
     try:
         frame = read_frame(args.camera, size=parse_size(args.size))
@@ -175,13 +175,10 @@ def run_board(args: argparse.Namespace) -> int:
     changes: dict[str, Any] = {}
     if geometry is None:
         # the board's own bar (a folding board's hinge is far narrower than a tournament board's bar)
-        bar = measure_bar(BarConfig(), frame, np.asarray(corners, float), BoardGeometry().height)
-        if bar is not None:
-            geometry = replace(BoardGeometry(), bar_width=bar.width)
-            changes["geometry"] = geometry
-            print(f"bar {bar.width:.3f} of the playing area's width (its sides stand out {bar.ratio:.1f}x)")
-        else:
-            print("bar not measured (its sides do not stand out): the default width is assumed")
+        geometry = with_measured_bar(BarConfig(), frame, np.asarray(corners, float), BoardGeometry())
+        changes["geometry"] = geometry
+        how = "measured" if geometry != BoardGeometry() else "the default: measured so, or not measurable"
+        print(f"bar {geometry.bar_width:.3f} of the playing area's width ({how})")
     orientation, orientation_source = None, None
     if args.home:
         orientation, orientation_source = Orientation(args.home, args.white), "user"

@@ -375,6 +375,9 @@ class BarConfig:
     """The rows whose gradients are pooled (fractions of the playing area's height from its top)."""
     widths: tuple[float, float] = (0.01, 0.16)
     """Narrowest and widest bar tried (fractions of the playing area's width: a hinge to two points)."""
+    precision: float = 0.005
+    """A width measured within this of the one assumed leaves it (the measure's own error is about
+    this: half a pixel either side of a bar a few pixels wide on a webcam's frame)."""
     min_ratio: float = 2.5
     """The bar's two sides must each stand out by this much over the view's median column (else
     nothing is measured). On development seed 79 (120 rendered boards, bars of 0.04, 0.085 and 0.12)

@@ -82,6 +82,8 @@ def with_measured_bar(
     config: BarConfig, frame: NDArray[np.uint8], corners: NDArray[np.floating], geometry: BoardGeometry
 ) -> BoardGeometry:
     """``geometry`` with the bar's width as measured in ``frame`` (``measure_bar``), or as it is when
-    the bar cannot be measured there."""
+    the bar cannot be measured there or measures within ``precision`` of it."""
     found = measure_bar(config, frame, corners, geometry.height)
-    return geometry if found is None else replace(geometry, bar_width=found.width)
+    if found is None or abs(found.width - geometry.bar_width) <= config.precision:
+        return geometry
+    return replace(geometry, bar_width=found.width)
