@@ -293,6 +293,10 @@ class ConfidenceConfig:
 class FinderConfig:
     work_px: int = 640
     """Longer side of the working image the search runs on."""
+    bar_widths: tuple[float, ...] = (0.04, 0.12)
+    """Bar widths (fractions of the playing area's width) tried in turn, when the caller does not give
+    the board's proportions and the default's board is not found with confidence: a folding board's
+    hinge, a bar wider than a point. The first found with confidence is kept (none: the default's)."""
     full_px: int = 1920
     """Longer side the frame is scaled down to (never up) for the finishing pass on the full frame
     (``RefineConfig.final_searches``, ``BaseConfig``): its distances are pixels of that frame."""

@@ -113,6 +113,9 @@ class BoardFinding:
     rows') ..."""
     ends_offset: float = 0.0
     """... and how far from where the corners put them (``register.Registration.offset``, the larger)."""
+    geometry: BoardGeometry | None = None
+    """The proportions the board was found with (the caller's, or the bar width tried that found it
+    best: ``FinderConfig.bar_widths``)."""
 
     def summary(self) -> str:
         """One line for people: where and how sure."""
@@ -555,13 +558,34 @@ def find_board(
 ) -> BoardFinding:
     """Find the playing area's corners in ``image`` (H, W, 3) uint8 BGR.
 
-    ``geometry``: the board's proportions (default ``BoardGeometry()``; the frame and tray need not
-    match, the points' layout should). ``previous``: corners from before (a re-find after the camera
-    moved) -- used only to name the corners consistently.
+    ``geometry``: the board's proportions (the frame and tray need not match, the points' layout
+    should); when not given, ``BoardGeometry()``'s, then those of the other ``bar_widths`` if that
+    board is not found with confidence (``BoardFinding.geometry`` says which). ``previous``: corners
+    from before (a re-find after the camera moved) -- used only to name the corners consistently.
     """
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
         raise ValueError(f"expected an (H, W, 3) uint8 BGR image, got {image.shape} {image.dtype}")
-    geometry = geometry or BoardGeometry()
+    if geometry is not None:
+        return _find(config, image, geometry, previous)
+    # not told the board's proportions: the default's, and if that board is not found with
+    # confidence, another bar's board found with confidence (the points' columns are laid out from
+    # the bar: with a hinge for a bar the default's columns fit nowhere). An unsure answer stays the
+    # default's: another bar's is no likelier to be right for being a little less unsure
+    base = BoardGeometry()
+    best = _find(config, image, base, previous)
+    for width in config.bar_widths:
+        if best.ok:
+            break
+        found = _find(config, image, replace(base, bar_width=width), previous)
+        if found.ok:
+            best = found
+    return best
+
+
+def _find(
+    config: FinderConfig, image: NDArray[np.uint8], geometry: BoardGeometry, previous: F64 | None
+) -> BoardFinding:
+    """``find_board`` with the board's proportions given."""
     timings: dict[str, float] = {}
     t = time.perf_counter()
 
@@ -600,7 +624,7 @@ def find_board(
     extra_proposals = _proposals(config, geometry, extra)
     lap("search")
     if not proposals and not extra_proposals:
-        return BoardFinding(None, 0.0, False, candidates=len(quads), timings_ms=timings)
+        return BoardFinding(None, 0.0, False, candidates=len(quads), timings_ms=timings, geometry=geometry)
     chosen = _distinct_proposals(config, geometry, proposals, config.polish_top)
     # polish them all, refine the few whose points' pattern then looks best
     polished = [_polished(config, smooth, c, geometry) for c in chosen]
@@ -707,4 +731,5 @@ def find_board(
         tips,
         ends_lead,
         ends_offset,
+        geometry,
     )

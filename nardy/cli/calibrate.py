@@ -157,6 +157,7 @@ def run_board(args: argparse.Namespace) -> int:
     found_markers = detect_markers(frame)
     confidence, source, ok = 1.0, "manual", True
     alternatives: tuple[Any, ...] = ()
+    found_with = BoardGeometry()  # the proportions the finder found the board with
     try:
         if args.corners:
             corners = _parse_corners(args.corners)
@@ -170,14 +171,15 @@ def run_board(args: argparse.Namespace) -> int:
                 return 1
             corners, confidence, ok, source = finding.corners, finding.confidence, finding.ok, "auto"
             alternatives = finding.alternatives
+            found_with = finding.geometry or found_with
     except (ValueError, MarkerError) as exc:
         return _err(str(exc))
     changes: dict[str, Any] = {}
     if geometry is None:
         # the board's own bar (a folding board's hinge is far narrower than a tournament board's bar)
-        geometry = with_measured_bar(BarConfig(), frame, np.asarray(corners, float), BoardGeometry())
+        geometry = with_measured_bar(BarConfig(), frame, np.asarray(corners, float), found_with)
         changes["geometry"] = geometry
-        how = "measured" if geometry != BoardGeometry() else "the default: measured so, or not measurable"
+        how = "measured" if geometry != found_with else "as assumed: measured so, or not measurable"
         print(f"bar {geometry.bar_width:.3f} of the playing area's width ({how})")
     orientation, orientation_source = None, None
     if args.home:

@@ -168,7 +168,9 @@ def run(args: argparse.Namespace) -> int:
             corners = parse_corners(args.corners) if args.corners else saved.corner_array.tolist()
             config = replace(RecognizerConfig(), geometry=saved.geometry)
 
-            def build(board: Any, frame: Any) -> Recognizer:
+            told = True  # the profile's geometry
+
+            def build(board: Any, frame: Any, base: Any) -> Recognizer:
                 size = (frame.shape[1], frame.shape[0])
                 if args.corners:  # given for this image; the lens is scaled to it
                     return saved.recognizer(corners=np.asarray(board, float), frame_size=size)
@@ -200,12 +202,13 @@ def run(args: argparse.Namespace) -> int:
 
             told = "geometry" in profile
 
-            def build(board: Any, frame: Any) -> Recognizer:
+            def build(board: Any, frame: Any, base: Any) -> Recognizer:
+                """``base``: the proportions the finder found the board with, if it did."""
                 board = np.asarray(board, float)
                 used = config
                 if not told:
                     # the board's bar (a hinge on a folding board) as the frame shows it
-                    geometry = with_measured_bar(config.bar, frame, board, config.geometry)
+                    geometry = with_measured_bar(config.bar, frame, board, base or config.geometry)
                     used = replace(config, geometry=geometry)
                 return Recognizer(used, board, intrinsics=intrinsics, colours=colours)
 
@@ -217,11 +220,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     def find(label: str, frame: Any) -> Any:
-        """The corners the finder is sure of in ``frame`` (None, said why, when it is not)."""
+        """The corners the finder is sure of in ``frame`` and the proportions it found the board
+        with (None, said why, when it is not sure)."""
         from nardy.calibration.config import FinderConfig
         from nardy.calibration.finder import find_board
 
-        finding = find_board(FinderConfig(), frame, config.geometry)
+        finding = find_board(FinderConfig(), frame, config.geometry if told else None)
         if not finding.ok or finding.corners is None:
             print(
                 f"nardy recognize: {label}: the board was not found with confidence "
@@ -232,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
             )
             return None
         print(f"nardy recognize: {label}: {finding.summary()}", file=sys.stderr)
-        return finding.corners.tolist()
+        return finding.corners.tolist(), finding.geometry
 
     failures = 0
     not_found = 0
@@ -245,18 +249,19 @@ def run(args: argparse.Namespace) -> int:
         # without corners, the board is found in the file's first frame that can be read, and
         # those corners serve its other frames (within a video the camera stands still); photos
         # given together may be of other boards, from other places
-        board = corners
+        board, base = corners, None
         try:
             for label, frame in _frames(Path(name), args.every):
                 if board is None:
-                    board = find(label, frame)
-                    if board is None:
+                    found = find(label, frame)
+                    if found is None:
                         not_found += 1
                         break
+                    board, base = found
                 if rec is None:
                     # one board per file: its corners are fixed from here on
                     try:
-                        rec = build(board, frame)
+                        rec = build(board, frame, base)
                     except ValueError as exc:  # the profile does not fit this image
                         raise UsageError(f"{label}: {exc}") from None
                 try:
