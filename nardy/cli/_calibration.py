@@ -129,7 +129,7 @@ class LiveCalibration:
         profile = Profile(
             corners=tuple((float(x), float(y)) for x, y in pts),
             image_size=(frame.shape[1], frame.shape[0]),
-            geometry=base.geometry if base is not None else BoardGeometry(),
+            geometry=base.geometry if base is not None else _measured(frame, pts),
             variant=self.variant,
             orientation=learned.orientation if learned is not None else (base.orientation if base else None),
             orientation_source="start"
@@ -158,6 +158,15 @@ class LiveCalibration:
         self.switch(profile)
         self.profile = profile
         self.name = name
+
+
+def _measured(frame: Frame, corners: NDArray[np.float64]) -> BoardGeometry:
+    """The default proportions with the bar's width read off ``frame`` where it can be (a folding
+    board's hinge), as ``nardy calibrate board`` stores them."""
+    from nardy.vision.config import BarConfig
+    from nardy.vision.proportions import with_measured_bar
+
+    return with_measured_bar(BarConfig(), np.asarray(frame, dtype=np.uint8), corners, BoardGeometry())
 
 
 def _check_corners(corners: Corners, frame: Frame) -> NDArray[np.float64]:
