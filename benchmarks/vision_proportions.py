@@ -4,15 +4,16 @@ Every synthetic set elsewhere is drawn on ``BoardGeometry()``'s proportions (a p
 high as wide, a bar 0.085 of its width, checkers 0.94 of a point's width, points 0.45 of its height).
 Real boards differ: folding long-nardy boards have a narrow hinge for a bar, some boards are nearly
 square, some checkers are smaller on their points. Here each variant changes one proportion; the
-same seeded scenes (families and checker sets cycling, 0-50 degrees) are drawn with it and read
-from the true corners three ways: by a reader that assumes the default proportions, by one whose
-bar is measured in the frame where it can be (``nardy.vision.proportions``: what ``nardy recognize
---corners`` without a profile and ``nardy calibrate board`` do), and by one told the board's own (a
-profile's ``geometry``). A point is right when its colour and count are; "all 24" counts boards
-whose points are all right; "bar measured" how often the bar could be measured, and how often
-within 0.01 of the truth.
+same seeded scenes (``scene.synthetic_sample``'s, as the accuracy benchmark's: families and checker
+sets cycling, 0-50 degrees, dice and the cube) are drawn with it and read from the true corners
+three ways: by a reader that assumes the default proportions, by one whose bar is measured in the
+frame where it can be (``nardy.vision.proportions``: what ``nardy recognize --corners`` without a
+profile and ``nardy calibrate board`` do), and by one told the board's own (a profile's
+``geometry``). A point is right when its colour and count are; "all 24" counts boards whose points
+are all right; "bar measured" how often the bar could be measured, and how often within 0.01 of the
+truth. The bar measure was developed on seeds 77-79 and 81; the default seed is none of them.
 
-    python -m benchmarks.vision_proportions [--n 40] [--seed 77]
+    python -m benchmarks.vision_proportions [--n 40] [--seed 88]
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ import argparse
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
-
 from benchmarks._table import table, write
 from nardy.vision.config import RecognizerConfig
 from nardy.vision.detect import Detector
@@ -30,8 +29,7 @@ from nardy.vision.geometry import BoardGeometry
 from nardy.vision.layout import layout_errors
 from nardy.vision.proportions import measure_bar, with_measured_bar
 from nardy.vision.recognizer import Recognizer
-from nardy.vision.scene import Scene, random_dice, random_layout
-from nardy.vision.style import BOARD_FAMILIES, CHECKER_SETS
+from nardy.vision.scene import synthetic_sample
 
 SIZE = (1280, 720)
 VARIANTS: dict[str, dict[str, float]] = {
@@ -56,17 +54,7 @@ def run(n: int, seed: int) -> dict[str, Any]:
     for name, change in VARIANTS.items():
         geometry = BoardGeometry(**change)
         for i in range(n):
-            rng = np.random.default_rng([seed, i])
-            scene = Scene.random(
-                rng,
-                size=SIZE,
-                family=BOARD_FAMILIES[i % len(BOARD_FAMILIES)],
-                checker_set=CHECKER_SETS[(i // len(BOARD_FAMILIES)) % len(CHECKER_SETS)],
-                geometry=geometry,
-            )
-            layout = random_layout(rng)
-            dice = random_dice(scene, layout, rng, int(rng.integers(0, 3)))
-            sample = scene.render(layout, dice=dice, rng=rng)
+            sample = synthetic_sample(seed, i, size=SIZE, geometry=geometry)
             default = RecognizerConfig()
             bar = measure_bar(default.bar, sample.image, sample.corners, default.geometry.height)
             own = with_measured_bar(default.bar, sample.image, sample.corners, default.geometry)
@@ -75,7 +63,7 @@ def run(n: int, seed: int) -> dict[str, Any]:
                 {
                     "variant": name,
                     "index": i,
-                    "tilt": scene.camera_spec.tilt,
+                    "tilt": sample.meta["tilt"],
                     "default": _points_right(detector, default, sample),
                     "bar": None if bar is None else bar.width,
                     "true_bar": geometry.bar_width,
@@ -106,7 +94,7 @@ def summarise(records: list[dict[str, Any]]) -> list[list[Any]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=40, help="scenes per variant")
-    parser.add_argument("--seed", type=int, default=77)
+    parser.add_argument("--seed", type=int, default=88, help="88: never used while developing")
     args = parser.parse_args(argv)
     data = run(args.n, args.seed)
     headers = [

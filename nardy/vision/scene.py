@@ -436,9 +436,11 @@ def synthetic_sample(
     families: Sequence[str] | None = None,
     checker_sets: Sequence[str] | None = None,
     extras: bool = True,
+    geometry: BoardGeometry = DEFAULT_GEOMETRY,
 ) -> Sample:
     """Sample ``index`` of ``synthetic_set(n, seed, ...)`` (any ``n`` above ``index``), drawn on its
-    own: every sample has its own random stream."""
+    own: every sample has its own random stream. ``geometry``: the board's proportions (the same
+    scene, camera and position drawn on a board of other proportions)."""
     from nardy.vision.style import BOARD_FAMILIES, CHECKER_SETS
 
     fams = list(families or BOARD_FAMILIES)
@@ -450,6 +452,7 @@ def synthetic_sample(
         family=fams[index % len(fams)],
         checker_set=sets[(index // len(fams)) % len(sets)],
         tilt=tilt,
+        geometry=geometry,
     )
     layout = random_layout(rng)
     dice = random_dice(scene, layout, rng, int(rng.integers(0, 3))) if extras else []
