@@ -159,6 +159,31 @@ class BoardGeometry:
         return np.array([[0.0, 0.0], [1.0, 0.0], [1.0, self.height], [0.0, self.height]], dtype=np.float64)
 
 
+def checked_corners(corners: NDArray[np.floating] | object, min_area: float = 0.0) -> NDArray[np.float64]:
+    """``corners`` as a (4, 2) float64 array of the playing area's top-left, top-right, bottom-right
+    and bottom-left corners in the image -- or ValueError, saying what is wrong, when they are not
+    four finite points making a convex quadrilateral of more than ``min_area`` square pixels in that
+    order round (either way round: a mirrored camera's picture turns it)."""
+    try:
+        c = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+    except (TypeError, ValueError):
+        raise ValueError(
+            "the corners must be four x,y points (top-left, top-right, bottom-right, bottom-left)"
+        ) from None
+    if not np.all(np.isfinite(c)):
+        raise ValueError("the corners must be finite numbers")
+    edges = np.roll(c, -1, axis=0) - c
+    turns = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+    area = 0.5 * abs(float(np.sum(c[:, 0] * np.roll(c[:, 1], -1) - np.roll(c[:, 0], -1) * c[:, 1])))
+    if area <= min_area or not (np.all(turns > 0) or np.all(turns < 0)):
+        pts = " ".join(f"{x:g},{y:g}" for x, y in c)
+        raise ValueError(
+            f"the corners {pts} do not go round the playing area: give its top-left, top-right, "
+            "bottom-right and bottom-left corners in that order, making a four-sided shape"
+        )
+    return c
+
+
 def homography_to_image(geometry: BoardGeometry, corners: NDArray[np.floating]) -> NDArray[np.float64]:
     """The 3x3 homography taking board (x, y) to image pixels, given the playing area's image corners.
 

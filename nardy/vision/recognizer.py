@@ -44,7 +44,7 @@ from nardy.vision.count import (
 )
 from nardy.vision.detect import Detector, feature_maps, score_map
 from nardy.vision.evidence import evidence
-from nardy.vision.geometry import POINTS_PER_ROW, homography_to_image
+from nardy.vision.geometry import POINTS_PER_ROW, checked_corners, homography_to_image
 from nardy.vision.layout import CHECKERS_PER_SIDE
 from nardy.vision.masks import BoardMasks, board_masks
 from nardy.vision.observation import CountReading, Observation, PointReading
@@ -112,7 +112,7 @@ class Recognizer:
         detector: Detector | None = None,
     ) -> None:
         self.config = config
-        self.corners = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+        self.corners = checked_corners(corners)
         self.intrinsics = intrinsics
         self.colours = (
             None

@@ -272,3 +272,16 @@ def test_recognize_scales_a_saved_profile_to_a_photo_of_another_resolution(
     assert record["file"] == image
     for key in ("top", "bottom", "bar", "off"):
         assert record[key] == direct[key], key
+
+
+def test_recognize_names_corners_that_do_not_go_round_the_board(
+    synth_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    label = _labels(synth_dir)[0]
+    (tl, tr, br, bl) = label["corners"]
+    crossed = " ".join(f"{x},{y}" for x, y in (tl, tr, bl, br))  # the bottom two swapped
+    image = str(synth_dir / label["file"])
+    assert main(["recognize", image, "--corners", crossed, "--json"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "do not go round the playing area" in captured.err and "top-left, top-right" in captured.err

@@ -88,3 +88,21 @@ def test_starting_positions_hold_fifteen_a_side() -> None:
         assert layout.total("light") == 15 and layout.total("dark") == 15
     wrong = BoardLayout.from_points({("top", 0): ("light", 2)}, bar=Counts(1, 0))
     assert layout_errors(BoardLayout.empty(), wrong) == ["top[0]", "bar"]
+
+
+def test_corners_must_go_round_the_playing_area() -> None:
+    from nardy.vision.geometry import checked_corners
+
+    good = [[100.0, 80.0], [900.0, 120.0], [950.0, 700.0], [60.0, 650.0]]
+    assert checked_corners(good).shape == (4, 2)
+    # a mirrored camera's picture turns the order round: still a board
+    mirrored = [[1279 - x, y] for x, y in good]
+    assert np.allclose(checked_corners(mirrored), mirrored)
+    crossed = [good[0], good[1], good[3], good[2]]  # bottom-left and bottom-right swapped
+    for bad in (crossed, [[0.0, 0.0]] * 4, [[10.0, 10.0], [20.0, 20.0], [30.0, 30.0], [40.0, 40.0]]):
+        with pytest.raises(ValueError, match="do not go round the playing area"):
+            checked_corners(bad)
+    with pytest.raises(ValueError, match="finite"):
+        checked_corners([[float("nan"), 0.0], *good[1:]])
+    with pytest.raises(ValueError, match="four x,y points"):
+        checked_corners([[1.0, 2.0, 3.0]])
