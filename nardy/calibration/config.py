@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from nardy.vision.config import BarConfig
+
 
 @dataclass(frozen=True)
 class EdgeConfig:
@@ -293,10 +295,16 @@ class ConfidenceConfig:
 class FinderConfig:
     work_px: int = 640
     """Longer side of the working image the search runs on."""
-    bar_widths: tuple[float, ...] = (0.04, 0.12)
-    """Bar widths (fractions of the playing area's width) tried in turn, when the caller does not give
-    the board's proportions and the default's board is not found with confidence: a folding board's
-    hinge, a bar wider than a point. The first found with confidence is kept (none: the default's)."""
+    bar_widths: tuple[float, ...] = (0.02, 0.04, 0.06, 0.10, 0.12)
+    """Bar widths (fractions of the playing area's width) tried, when the caller does not give the
+    board's proportions and the default's board is not found with confidence: a folding board's
+    hinge, a bar wider than a point. Of those found with confidence the most confident is kept
+    (none: the default's). A bar between two of them fits either well enough to be found with
+    confidence a fraction of a point off, so the bar is then read off the frame between the corners
+    found (``bar``, ``nardy.vision.proportions.measure_bar``) and, where it reads another width,
+    the board found again with that one (kept if found with confidence)."""
+    bar: BarConfig = field(default_factory=BarConfig)
+    """How the bar is read off the frame."""
     full_px: int = 1920
     """Longer side the frame is scaled down to (never up) for the finishing pass on the full frame
     (``RefineConfig.final_searches``, ``BaseConfig``): its distances are pixels of that frame."""

@@ -63,6 +63,7 @@ from nardy.calibration.structure import (
 )
 from nardy.calibration.tips import row_tips, tip_misfit
 from nardy.vision.geometry import ROWS, BoardGeometry, apply_homography, homography_to_image
+from nardy.vision.proportions import measure_bar
 
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
@@ -573,12 +574,22 @@ def find_board(
     # default's: another bar's is no likelier to be right for being a little less unsure
     base = BoardGeometry()
     best = _find(config, image, base, previous)
-    for width in config.bar_widths:
-        if best.ok:
-            break
-        found = _find(config, image, replace(base, bar_width=width), previous)
-        if found.ok:
-            best = found
+    if best.ok:
+        return best
+    tried = (_find(config, image, replace(base, bar_width=w), previous) for w in config.bar_widths)
+    sure = [f for f in tried if f.ok and f.corners is not None and f.geometry is not None]
+    if not sure:
+        return best
+    best = max(sure, key=lambda f: f.confidence)
+    assert best.corners is not None and best.geometry is not None
+    # a bar between two of the widths tried fits the nearer well enough to be sure, a fraction of a
+    # point off: where the frame shows the bar's width between the corners found, the board is
+    # found again with it
+    bar = measure_bar(config.bar, image, best.corners, base.height)
+    if bar is not None and abs(bar.width - best.geometry.bar_width) > config.bar.precision:
+        again = _find(config, image, replace(base, bar_width=bar.width), previous)
+        if again.ok:
+            best = again
     return best
 
 
