@@ -222,9 +222,10 @@ def test_a_far_side_on_the_thin_frames_outer_edge_is_brought_in_by_the_points_ba
 ) -> None:
     # walnut boards at 50 degrees: the far frame is a few pixels wide and of the darker points'
     # colour, so the working image fits the far side to its outer edge; the full frame's points'
-    # bases put it back (``bases``)
+    # bases put it back (``bases``). (The board's bar is given: the bars tried when the default's
+    # board is unsure would find this board another way, and this is about the bases.)
     image, truth = _benchmark_frame(*frame)
-    config = FinderConfig()
+    config = FinderConfig(bar_widths=())
     off = dataclasses.replace(config, bases=dataclasses.replace(config.bases, min_gain=math.inf))
     assert corner_error(find_board(off, image).corners, truth) > 8.0
     assert corner_error(find_board(config, image).corners, truth) <= 5.0
@@ -233,9 +234,10 @@ def test_a_far_side_on_the_thin_frames_outer_edge_is_brought_in_by_the_points_ba
 @pytest.mark.parametrize("frame", [(2, 3, 1, 5), (3, 3, 2, 5)])
 def test_a_rows_corners_go_where_its_points_clearly_pin_them(frame: tuple[int, int, int, int]) -> None:
     # wooden boards at 50 degrees whose corner at one end of a row the edge fit leaves a third or a
-    # fifth of a point out; that row's points' sides pin it, clearly, where it is
+    # fifth of a point out; that row's points' sides pin it, clearly, where it is (the board's bar
+    # given: this is about the rows' corners, not the bars tried when unsure)
     image, truth = _benchmark_frame(*frame)
-    config = FinderConfig()
+    config = FinderConfig(bar_widths=())
     off = dataclasses.replace(config, register=dataclasses.replace(config.register, move_lead=math.inf))
     assert corner_error(find_board(off, image).corners, truth) > 8.0
     found = find_board(config, image)
@@ -274,7 +276,8 @@ def test_a_phone_photo_is_found_as_a_webcam_frame_is() -> None:
 def test_a_folding_board_with_a_hinge_for_a_bar_is_found_and_says_so() -> None:
     # the points' columns are laid out from the bar: a hinge (0.04 of the width, against the
     # default's 0.085) puts every default column off, and on 12 such frames the default alone found
-    # one; told nothing, the finder tries other bars when the default's board is unsure
+    # one; told nothing, the finder tries other bars when the default's board is unsure, and the
+    # one it keeps is the bar read off the frame
     from nardy.vision.geometry import BoardGeometry
 
     hinge = BoardGeometry(bar_width=0.04)
@@ -289,5 +292,5 @@ def test_a_folding_board_with_a_hinge_for_a_bar_is_found_and_says_so() -> None:
     print([(round(e, 1), f.ok, f.geometry) for e, f in results])
     right = [f for e, f in results if e <= FAIL_PX]
     assert len(right) >= 3
-    assert all(f.geometry is not None and f.geometry.bar_width == 0.04 for f in right if f.ok)
+    assert all(f.geometry is not None and abs(f.geometry.bar_width - 0.04) <= 0.01 for f in right if f.ok)
     assert not [e for e, f in results if e > FAIL_PX and f.ok]
