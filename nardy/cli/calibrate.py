@@ -130,7 +130,6 @@ def _parse_corners(items: list[str]) -> Any:
 
 
 def run_board(args: argparse.Namespace) -> int:
-
     import cv2
     import numpy as np
 
@@ -143,7 +142,7 @@ def run_board(args: argparse.Namespace) -> int:
     from nardy.calibration.profile import Profile, ProfileError
     from nardy.calibration.source import SourceError, read_frame
     from nardy.vision.config import BarConfig
-    from nardy.vision.geometry import BoardGeometry
+    from nardy.vision.geometry import BoardGeometry, checked_corners
     from nardy.vision.proportions import with_measured_bar
 
     try:
@@ -171,6 +170,7 @@ def run_board(args: argparse.Namespace) -> int:
             corners, confidence, ok, source = finding.corners, finding.confidence, finding.ok, "auto"
             alternatives = finding.alternatives
             found_with = finding.geometry or found_with
+        corners = checked_corners(corners)
     except (ValueError, MarkerError) as exc:
         return _err(str(exc))
     changes: dict[str, Any] = {}

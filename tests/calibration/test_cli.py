@@ -103,3 +103,20 @@ def test_calibrate_board_takes_a_camera_size_and_names_a_bad_one(
     assert not out.exists()
     assert main([*args, "--size", "640x480"]) == 0
     assert Profile.load(out).image_size == (960, 540)
+
+
+def test_calibrate_board_names_corners_given_out_of_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scene = Scene.random(np.random.default_rng(12), size=(960, 540), family="oak", tilt=(20.0, 20.0))
+    sample = scene.render(
+        Orientation().from_position(Position.initial("short")), rng=np.random.default_rng(1)
+    )
+    image = tmp_path / "frame.png"
+    cv2.imwrite(str(image), sample.image)
+    tl, tr, br, bl = sample.corners
+    crossed = [f"{x:.2f},{y:.2f}" for x, y in (tl, tr, bl, br)]
+    out = tmp_path / "board.json"
+    assert main(["calibrate", "board", "--camera", str(image), "--corners", *crossed, "--out", str(out)]) == 2
+    assert "do not go round the playing area" in capsys.readouterr().err
+    assert not out.exists()
