@@ -115,8 +115,8 @@ class BoardFinding:
     ends_offset: float = 0.0
     """... and how far from where the corners put them (``register.Registration.offset``, the larger)."""
     geometry: BoardGeometry | None = None
-    """The proportions the board was found with (the caller's, or the bar width tried that found it
-    best: ``FinderConfig.bar_widths``)."""
+    """The proportions the board was found with: the caller's, the default's, or another bar's
+    (``FinderConfig.bar_widths``, then the bar read off the frame between the corners)."""
 
     def summary(self) -> str:
         """One line for people: where and how sure."""

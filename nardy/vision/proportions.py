@@ -28,6 +28,8 @@ from nardy.vision.geometry import BoardGeometry, checked_corners
 
 @dataclass(frozen=True)
 class BarMeasure:
+    """The bar as read off one frame."""
+
     width: float
     """The bar's width, a fraction of the playing area's width."""
     ratio: float
