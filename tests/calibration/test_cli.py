@@ -85,17 +85,23 @@ def test_calibrate_board_finds_the_board_by_itself(
     assert Profile.load(tmp_path / "p.json").corners_source == "auto"
 
 
-def test_calibrate_board_takes_a_camera_size_and_names_a_bad_one(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """``--size`` is what a camera (an index) is asked for; a file keeps its own size."""
+def _short_start(tmp_path: Path) -> tuple[Path, np.ndarray]:
+    """A 960x540 frame of an oak board's short-nardy start at 20 degrees, saved: (file, corners)."""
     scene = Scene.random(np.random.default_rng(12), size=(960, 540), family="oak", tilt=(20.0, 20.0))
     sample = scene.render(
         Orientation().from_position(Position.initial("short")), rng=np.random.default_rng(1)
     )
     image = tmp_path / "frame.png"
     cv2.imwrite(str(image), sample.image)
-    corners = [f"{x:.2f},{y:.2f}" for x, y in sample.corners]
+    return image, sample.corners
+
+
+def test_calibrate_board_takes_a_camera_size_and_names_a_bad_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--size`` is what a camera (an index) is asked for; a file keeps its own size."""
+    image, truth = _short_start(tmp_path)
+    corners = [f"{x:.2f},{y:.2f}" for x, y in truth]
     out = tmp_path / "board.json"
     args = ["calibrate", "board", "--camera", str(image), "--corners", *corners, "--out", str(out)]
     assert main([*args, "--size", "1280 by 720"]) == 2
@@ -108,13 +114,8 @@ def test_calibrate_board_takes_a_camera_size_and_names_a_bad_one(
 def test_calibrate_board_names_corners_given_out_of_order(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    scene = Scene.random(np.random.default_rng(12), size=(960, 540), family="oak", tilt=(20.0, 20.0))
-    sample = scene.render(
-        Orientation().from_position(Position.initial("short")), rng=np.random.default_rng(1)
-    )
-    image = tmp_path / "frame.png"
-    cv2.imwrite(str(image), sample.image)
-    tl, tr, br, bl = sample.corners
+    image, truth = _short_start(tmp_path)
+    tl, tr, br, bl = truth
     crossed = [f"{x:.2f},{y:.2f}" for x, y in (tl, tr, bl, br)]
     out = tmp_path / "board.json"
     assert main(["calibrate", "board", "--camera", str(image), "--corners", *crossed, "--out", str(out)]) == 2
