@@ -27,7 +27,7 @@ from nardy.vision.config import RecognizerConfig
 from nardy.vision.detect import Detector
 from nardy.vision.geometry import BoardGeometry
 from nardy.vision.layout import layout_errors
-from nardy.vision.proportions import measure_bar, with_measured_bar
+from nardy.vision.proportions import measure_bar, with_bar
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.scene import synthetic_sample
 
@@ -57,7 +57,7 @@ def run(n: int, seed: int) -> dict[str, Any]:
             sample = synthetic_sample(seed, i, size=SIZE, geometry=geometry)
             default = RecognizerConfig()
             bar = measure_bar(default.bar, sample.image, sample.corners, default.geometry.height)
-            own = with_measured_bar(default.bar, sample.image, sample.corners, default.geometry)
+            own = with_bar(default.bar, bar, default.geometry)
             measured = replace(default, geometry=own)
             records.append(
                 {

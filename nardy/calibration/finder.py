@@ -576,17 +576,17 @@ def find_board(
     best = _find(config, image, base, previous)
     if best.ok:
         return best
-    tried = (_find(config, image, replace(base, bar_width=w), previous) for w in config.bar_widths)
-    sure = [f for f in tried if f.ok and f.corners is not None and f.geometry is not None]
+    tried = [(w, _find(config, image, replace(base, bar_width=w), previous)) for w in config.bar_widths]
+    sure = [(w, f) for w, f in tried if f.ok and f.corners is not None]
     if not sure:
         return best
-    best = max(sure, key=lambda f: f.confidence)
-    assert best.corners is not None and best.geometry is not None
+    width, best = max(sure, key=lambda wf: wf[1].confidence)
+    assert best.corners is not None
     # a bar between two of the widths tried fits the nearer well enough to be sure, a fraction of a
     # point off: where the frame shows the bar's width between the corners found, the board is
     # found again with it
     bar = measure_bar(config.bar, image, best.corners, base.height)
-    if bar is not None and abs(bar.width - best.geometry.bar_width) > config.bar.precision:
+    if bar is not None and abs(bar.width - width) > config.bar.precision:
         again = _find(config, image, replace(base, bar_width=bar.width), previous)
         if again.ok:
             best = again
@@ -669,8 +669,9 @@ def _find(
     final = best.fit  # its edge support, measured where the search ran, is the better calibrated
     # the finishing pass runs on the frame scaled to at most ``full_px`` (its distances are pixels
     # of that frame: on a phone's 4032-pixel photo they would reach a third as far)
-    fine, fine_scale = shrink(image, config.full_px)
+    fine_scale = min(1.0, config.full_px / max(h, w))
     if config.refine.full_resolution and scale < fine_scale:
+        fine, fine_scale = shrink(image, config.full_px)
         fh, fw = fine.shape[:2]
         corners = corners * fine_scale
         reach = max(config.refine.final_searches)

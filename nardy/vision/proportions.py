@@ -85,7 +85,12 @@ def with_measured_bar(
 ) -> BoardGeometry:
     """``geometry`` with the bar's width as measured in ``frame`` (``measure_bar``), or as it is when
     the bar cannot be measured there or measures within ``precision`` of it."""
-    found = measure_bar(config, frame, corners, geometry.height)
+    return with_bar(config, measure_bar(config, frame, corners, geometry.height), geometry)
+
+
+def with_bar(config: BarConfig, found: BarMeasure | None, geometry: BoardGeometry) -> BoardGeometry:
+    """``geometry`` with the bar ``found`` (a ``measure_bar`` answer), unless there is none or it is
+    within ``precision`` of the one ``geometry`` has."""
     if found is None or abs(found.width - geometry.bar_width) <= config.precision:
         return geometry
     return replace(geometry, bar_width=found.width)
