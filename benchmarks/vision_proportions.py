@@ -6,12 +6,14 @@ Real boards differ: folding long-nardy boards have a narrow hinge for a bar, som
 square, some checkers are smaller on their points. Here each variant changes one proportion; the
 same seeded scenes (``scene.synthetic_sample``'s, as the accuracy benchmark's: families and checker
 sets cycling, 0-50 degrees, dice and the cube) are drawn with it and read from the true corners
-three ways: by a reader that assumes the default proportions, by one whose bar is measured in the
-frame where it can be (``nardy.vision.proportions``: what ``nardy recognize --corners`` without a
-profile and ``nardy calibrate board`` do), and by one told the board's own (a profile's
-``geometry``). A point is right when its colour and count are; "all 24" counts boards whose points
-are all right; "bar measured" how often the bar could be measured, and how often within 0.01 of the
-truth. The bar measure was developed on seeds 77-79 and 81; the default seed is none of them.
+four ways: by a reader that assumes the default proportions, by one whose bar is measured in the
+frame where it can be (``nardy.vision.proportions``), by one whose bar and then height are (what
+``nardy recognize --corners`` without a profile and ``nardy calibrate board`` do; a height is
+taken only when the board measures less high than assumed, ``HeightConfig.higher``), and by one told
+the board's own (a profile's ``geometry``). A point is right when its colour and count are; "all 24"
+counts boards whose points are all right; "bar measured" how often the bar could be measured, and
+how often within 0.01 of the truth; "height measured" the same, within 3% of it. The bar measure
+was developed on seeds 77-79 and 81, the height measure on 77-79; the default seed is none of them.
 
     python -m benchmarks.vision_proportions [--n 40] [--seed 88]
 """
@@ -27,7 +29,7 @@ from nardy.vision.config import RecognizerConfig
 from nardy.vision.detect import Detector
 from nardy.vision.geometry import BoardGeometry
 from nardy.vision.layout import layout_errors
-from nardy.vision.proportions import measure_bar, with_bar
+from nardy.vision.proportions import measure_bar, measure_height, with_bar, with_height
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.scene import synthetic_sample
 
@@ -57,16 +59,21 @@ def run(n: int, seed: int) -> dict[str, Any]:
             sample = synthetic_sample(seed, i, size=SIZE, geometry=geometry)
             default = RecognizerConfig()
             bar = measure_bar(default.bar, sample.image, sample.corners, default.geometry.height)
-            own = with_bar(default.bar, bar, default.geometry)
-            measured = replace(default, geometry=own)
+            barred = replace(default, geometry=with_bar(default.bar, bar, default.geometry))
+            reader = Recognizer(barred, sample.corners, detector=detector)
+            height = measure_height(default.height, reader, sample.image)
+            measured = replace(barred, geometry=with_height(default.height, height, barred.geometry))
             records.append(
                 {
                     "variant": name,
                     "index": i,
                     "tilt": sample.meta["tilt"],
                     "default": _points_right(detector, default, sample),
+                    "bar_only": _points_right(detector, barred, sample),
                     "bar": None if bar is None else bar.width,
                     "true_bar": geometry.bar_width,
+                    "height": None if height is None else height.height,
+                    "true_height": geometry.height,
                     "measured": _points_right(detector, measured, sample),
                     "told": _points_right(detector, replace(RecognizerConfig(), geometry=geometry), sample),
                 }
@@ -81,12 +88,15 @@ def summarise(records: list[dict[str, Any]]) -> list[list[Any]]:
         if not rs:
             continue
         row: list[Any] = [name, len(rs)]
-        for key in ("default", "measured", "told"):
+        for key in ("default", "bar_only", "measured", "told"):
             row.append(f"{100 * sum(r[key] for r in rs) / (24 * len(rs)):.2f}%")
             row.append(f"{100 * sum(r[key] == 24 for r in rs) / len(rs):.1f}%")
         bars = [r for r in rs if r["bar"] is not None]
         close = sum(abs(r["bar"] - r["true_bar"]) <= 0.01 for r in bars)
         row.append(f"{100 * len(bars) / len(rs):.0f}% / {100 * close / max(1, len(bars)):.0f}%")
+        heights = [r for r in rs if r["height"] is not None]
+        near = sum(abs(r["height"] / r["true_height"] - 1) <= 0.03 for r in heights)
+        row.append(f"{100 * len(heights) / len(rs):.0f}% / {100 * near / max(1, len(heights)):.0f}%")
         rows.append(row)
     return rows
 
@@ -104,9 +114,12 @@ def main(argv: list[str] | None = None) -> int:
         "all 24",
         "points, bar measured",
         "all 24",
+        "points, bar and height measured",
+        "all 24",
         "points, told",
         "all 24",
         "bar measured / within 0.01",
+        "height measured / within 3%",
     ]
     rows = summarise(data["records"])
     print(table(headers, rows))

@@ -161,12 +161,12 @@ class LiveCalibration:
 
 
 def _measured(frame: Frame, corners: NDArray[np.float64]) -> BoardGeometry:
-    """The default proportions with the bar's width read off ``frame`` where it can be (a folding
-    board's hinge), as ``nardy calibrate board`` stores them."""
-    from nardy.vision.config import BarConfig
-    from nardy.vision.proportions import with_measured_bar
+    """The default proportions with the bar's width and the height read off ``frame`` where they can
+    be (a folding board's hinge, a squarer board), as ``nardy calibrate board`` stores them."""
+    from nardy.vision.config import RecognizerConfig
+    from nardy.vision.proportions import with_measured_proportions
 
-    return with_measured_bar(BarConfig(), np.asarray(frame, dtype=np.uint8), corners, BoardGeometry())
+    return with_measured_proportions(RecognizerConfig(), np.asarray(frame, dtype=np.uint8), corners)
 
 
 def _check_corners(corners: Corners, frame: Frame) -> NDArray[np.float64]:

@@ -130,6 +130,8 @@ def _parse_corners(items: list[str]) -> Any:
 
 
 def run_board(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     import cv2
     import numpy as np
 
@@ -141,9 +143,9 @@ def run_board(args: argparse.Namespace) -> int:
     from nardy.calibration.orientation import Orientation
     from nardy.calibration.profile import Profile, ProfileError
     from nardy.calibration.source import SourceError, read_frame
-    from nardy.vision.config import BarConfig
+    from nardy.vision.config import RecognizerConfig
     from nardy.vision.geometry import BoardGeometry, checked_corners
-    from nardy.vision.proportions import with_measured_bar
+    from nardy.vision.proportions import with_measured_proportions
 
     try:
         frame = read_frame(args.camera, size=parse_size(args.size))
@@ -176,9 +178,15 @@ def run_board(args: argparse.Namespace) -> int:
     changes: dict[str, Any] = {}
     if geometry is None:
         # the board's own bar (a folding board's hinge is far narrower than a tournament board's bar)
-        geometry = with_measured_bar(BarConfig(), frame, np.asarray(corners, float), found_with)
-        how = "measured" if geometry != found_with else "as assumed: measured so, or not measurable"
-        print(f"bar {geometry.bar_width:.3f} of the playing area's width ({how})")
+        # and height (from the checkers' spacing along the points)
+        start = replace(RecognizerConfig(), geometry=found_with)
+        geometry = with_measured_proportions(start, frame, np.asarray(corners, float))
+        for what, now, was, unit in (
+            ("bar", geometry.bar_width, found_with.bar_width, "of the playing area's width"),
+            ("height", geometry.height, found_with.height, "of its width"),
+        ):
+            how = "measured" if now != was else "as assumed: measured so, or not measurable"
+            print(f"{what} {now:.3f} {unit} ({how})")
     changes["geometry"] = geometry  # an earlier profile's proportions are kept
     orientation, orientation_source = None, None
     if args.home:

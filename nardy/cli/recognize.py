@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
     from nardy.vision.config import RecognizerConfig
     from nardy.vision.debug import draw_observation
     from nardy.vision.geometry import BoardGeometry
-    from nardy.vision.proportions import with_measured_bar
+    from nardy.vision.proportions import with_measured_proportions
     from nardy.vision.recognizer import Recognizer
     from nardy.vision.rectify import Intrinsics
 
@@ -207,8 +207,9 @@ def run(args: argparse.Namespace) -> int:
                 board = np.asarray(board, float)
                 used = config
                 if not told:
-                    # the board's bar (a hinge on a folding board) as the frame shows it
-                    geometry = with_measured_bar(config.bar, frame, board, base or config.geometry)
+                    # the board's bar (a hinge on a folding board) and height as the frame shows them
+                    start = replace(config, geometry=base or config.geometry)
+                    geometry = with_measured_proportions(start, frame, board, intrinsics=intrinsics)
                     used = replace(config, geometry=geometry)
                 return Recognizer(used, board, intrinsics=intrinsics, colours=colours)
 

@@ -385,6 +385,40 @@ class BarConfig:
 
 
 @dataclass(frozen=True)
+class HeightConfig:
+    """``proportions.measure_height``: the playing area's height over its width, read from how far
+    apart the checkers in its lines are."""
+
+    counts: tuple[int, int] = (2, 5)
+    """Stacks read with this many checkers (one line, no pile) are measured."""
+    peak_floor: float = 0.3
+    """A disc is a peak of the detector's log-odds along the point's centre line reaching this share
+    of that line's best."""
+    steps: tuple[float, float] = (0.75, 1.6)
+    """Steps from one disc to the next kept, in the diameters the reader assumes (shorter ones are a
+    disc answering twice, longer ones a disc missed)."""
+    gap: float = 0.035
+    """Space between neighbours in a line, in diameters: the median step is taken as one diameter and
+    this. Fitted on development seeds 77 and 78 (rendered lines leave 0-10% between checkers: the
+    median step came 1.033-1.044 of the true diameter on heights 0.72, 0.80 and 0.90). A board whose
+    checkers are pushed together reads about this much less high, well within ``precision``."""
+    min_steps: int = 6
+    """Fewest steps measured (else nothing is said)."""
+    min_stacks: int = 3
+    """Fewest stacks they come from."""
+    precision: float = 0.05
+    """A height measured within this share of the one assumed leaves it."""
+    heights: tuple[float, float] = (0.55, 1.2)
+    """Heights outside these are not believed (a board of other proportions than any made)."""
+    higher: bool = False
+    """Whether a board measured higher than assumed is taken as such. Checkers further apart along
+    the points than assumed can only be a less high board (a checker is no wider than its point), but
+    closer together they may as well be smaller checkers: checkers 0.86 of a point wide read as a board
+    8% higher, and a reader told so read 96.25% of their points against 97.08% on development seed 79
+    (30 boards; benchmarks/vision_proportions.py)."""
+
+
+@dataclass(frozen=True)
 class RecognizerConfig:
     geometry: BoardGeometry = field(default_factory=BoardGeometry)
     rectify: RectifyConfig = field(default_factory=RectifyConfig)
@@ -395,6 +429,7 @@ class RecognizerConfig:
     settle: SettleConfig = field(default_factory=SettleConfig)
     tray: TrayConfig = field(default_factory=TrayConfig)
     bar: BarConfig = field(default_factory=BarConfig)
+    height: HeightConfig = field(default_factory=HeightConfig)
     max_count: int = 15
     """Largest count per point the observation gives probabilities for."""
 

@@ -167,6 +167,11 @@ class Recognizer:
         return tray_view(cfg.tray, cfg.geometry, maps.camera, board_h, frame_size, cfg.max_count, lens)
 
     @property
+    def masks(self) -> BoardMasks | None:
+        """The rectified view's regions and column centre lines (once a frame size is prepared)."""
+        return self._masks
+
+    @property
     def point_px(self) -> float:
         return float(self.config.rectify.point_px)
 
