@@ -305,6 +305,15 @@ class FinderConfig:
     the board found again with that one (kept if found with confidence)."""
     bar: BarConfig = field(default_factory=BarConfig)
     """How the bar is read off the frame."""
+    heights: tuple[float, float] = (0.6, 1.0)
+    """When the caller does not give the board's proportions and the default's board is not found
+    with confidence because the corners found imply another height-to-width ratio than its 0.8 (a
+    squarer or a longer board: ``aspect.implied_aspect``), the board is found again with the ratio
+    they imply, if it lies within these (kept if found with confidence) ..."""
+    heights_tried: tuple[float, ...] = (0.7, 0.9)
+    """... else boards of these heights are looked for, and the most confident found with confidence
+    kept (a longer board's points fit the default's board a tenth of its height off, whose corners
+    then imply about the default's ratio); then the bars."""
     full_px: int = 1920
     """Longer side the frame is scaled down to (never up) for the finishing pass on the full frame
     (``RefineConfig.final_searches``, ``BaseConfig``): its distances are pixels of that frame."""

@@ -560,8 +560,9 @@ def find_board(
     """Find the playing area's corners in ``image`` (H, W, 3) uint8 BGR.
 
     ``geometry``: the board's proportions (the frame and tray need not match, the points' layout
-    should); when not given, ``BoardGeometry()``'s, then those of the other ``bar_widths`` if that
-    board is not found with confidence (``BoardFinding.geometry`` says which). ``previous``: corners
+    should); when not given, ``BoardGeometry()``'s, then, if that board is not found with
+    confidence, the height its corners imply (``heights``), the ``heights_tried``, and the other
+    ``bar_widths`` (``BoardFinding.geometry`` says which). ``previous``: corners
     from before (a re-find after the camera moved) -- used only to name the corners consistently.
     """
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
@@ -576,6 +577,20 @@ def find_board(
     best = _find(config, image, base, previous)
     if best.ok:
         return best
+    if best.corners is not None and best.shape_error > 0:
+        # the corners imply another height than the default's: a squarer or a longer board is
+        # found again with the one they imply (straight above it is exact; from a side, looser)
+        ratio = implied_aspect(best.corners, (image.shape[1], image.shape[0]), config.focal_range).ratio
+        if config.heights[0] <= ratio <= config.heights[1]:
+            again = _find(config, image, replace(base, height=round(ratio, 3)), previous)
+            if again.ok:
+                return again
+    # a longer board's points fit the default's board a tenth of its height off, with the default's
+    # ratio: boards of other heights are looked for as such
+    others = [_find(config, image, replace(base, height=h), previous) for h in config.heights_tried]
+    sure_heights = [f for f in others if f.ok and f.corners is not None]
+    if sure_heights:
+        return max(sure_heights, key=lambda f: f.confidence)
     tried = [(w, _find(config, image, replace(base, bar_width=w), previous)) for w in config.bar_widths]
     sure = [(w, f) for w, f in tried if f.ok and f.corners is not None]
     if not sure:
