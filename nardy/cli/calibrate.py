@@ -181,11 +181,17 @@ def run_board(args: argparse.Namespace) -> int:
         # and height (from the checkers' spacing along the points)
         start = replace(RecognizerConfig(), geometry=found_with)
         geometry = with_measured_proportions(start, frame, np.asarray(corners, float))
-        for what, now, was, unit in (
-            ("bar", geometry.bar_width, found_with.bar_width, "of the playing area's width"),
-            ("height", geometry.height, found_with.height, "of its width"),
+        default = BoardGeometry()
+        for what, now, was, usual, unit in (
+            ("bar", geometry.bar_width, found_with.bar_width, default.bar_width, "of the playing width"),
+            ("height", geometry.height, found_with.height, default.height, "of the playing width"),
         ):
-            how = "measured" if now != was else "as assumed: measured so, or not measurable"
+            if now != was:
+                how = "measured"
+            elif was != usual:
+                how = "as the board was found with; measured so, or not measurable"
+            else:
+                how = "as assumed: measured so, or not measurable"
             print(f"{what} {now:.3f} {unit} ({how})")
     changes["geometry"] = geometry  # an earlier profile's proportions are kept
     orientation, orientation_source = None, None
