@@ -8,8 +8,8 @@ same seeded scenes (``scene.synthetic_sample``'s, as the accuracy benchmark's: f
 sets cycling, 0-50 degrees, dice and the cube) are drawn with it and read from the true corners
 four ways: by a reader that assumes the default proportions, by one whose bar is measured in the
 frame where it can be (``nardy.vision.proportions``), by one whose bar and then height are (what
-``nardy recognize --corners`` without a profile and ``nardy calibrate board`` do; a height is
-taken only when the board measures less high than assumed, ``HeightConfig.higher``), and by one told
+``nardy recognize --corners`` without a profile and ``nardy calibrate board`` do; a higher board is
+taken only past what smaller checkers explain, ``HeightConfig.smallest_checkers``), and by one told
 the board's own (a profile's ``geometry``). A point is right when its colour and count are; "all 24"
 counts boards whose points are all right; "bar measured" how often the bar could be measured, and
 how often within 0.01 of the truth; "height measured" the same, within 3% of it. The bar measure
@@ -38,8 +38,10 @@ VARIANTS: dict[str, dict[str, float]] = {
     "default": {},
     "bar 0.04 (a hinge)": {"bar_width": 0.04},
     "bar 0.12": {"bar_width": 0.12},
+    "height 0.62": {"height": 0.62},
     "height 0.72": {"height": 0.72},
     "height 0.90": {"height": 0.90},
+    "height 1.0 (square)": {"height": 1.0},
     "checkers 0.86 of a point": {"checker_diameter": 0.86},
     "points 0.40 of the height": {"point_length": 0.40},
 }

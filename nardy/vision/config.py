@@ -410,12 +410,14 @@ class HeightConfig:
     """A height measured within this share of the one assumed leaves it."""
     heights: tuple[float, float] = (0.55, 1.2)
     """Heights outside these are not believed (a board of other proportions than any made)."""
-    higher: bool = False
-    """Whether a board measured higher than assumed is taken as such. Checkers further apart along
-    the points than assumed can only be a less high board (a checker is no wider than its point), but
-    closer together they may as well be smaller checkers: checkers 0.86 of a point wide read as a board
-    8% higher, and a reader told so read 96.25% of their points against 97.08% on development seed 79
-    (30 boards; benchmarks/vision_proportions.py)."""
+    smallest_checkers: float = 0.85
+    """Checkers closer together along the points than assumed may be a higher board or smaller
+    checkers (checkers 0.86 of a point wide read as a board 8% higher, and a reader told so read
+    96.25% of their points against 97.08% on development seed 79; benchmarks/vision_proportions.py).
+    So a higher board is taken only when smaller checkers would have to be narrower than this share
+    of a point to explain it (checkers run from about 0.85 to 0.97 of a point on the boards made):
+    with the default 0.94, a board measured more than 0.94 / 0.85 = 1.106 times as high. Closer
+    together than assumed can only be a less high board (a checker is no wider than its point)."""
 
 
 @dataclass(frozen=True)

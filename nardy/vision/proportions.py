@@ -185,12 +185,15 @@ def measure_height(
 
 def with_height(config: HeightConfig, found: HeightMeasure | None, geometry: BoardGeometry) -> BoardGeometry:
     """``geometry`` with the height ``found`` (a ``measure_height`` answer), unless there is none, it
-    is within ``precision`` (a share) of the one ``geometry`` has, or it is higher and ``higher`` is
-    off."""
-    if found is None or abs(found.height / geometry.height - 1.0) <= config.precision:
+    is within ``precision`` (a share) of the one ``geometry`` has, or it is higher by less than
+    smaller checkers could explain (``smallest_checkers``)."""
+    if found is None:
         return geometry
-    if found.height > geometry.height and not config.higher:
+    ratio = found.height / geometry.height
+    if abs(ratio - 1.0) <= config.precision:
         return geometry
+    if 1.0 < ratio <= geometry.checker_diameter / config.smallest_checkers:
+        return geometry  # as likely smaller checkers
     return replace(geometry, height=round(found.height, 3))
 
 

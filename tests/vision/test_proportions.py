@@ -16,6 +16,7 @@ from nardy.rules import Position
 from nardy.vision.config import BarConfig, HeightConfig, RecognizerConfig
 from nardy.vision.geometry import BoardGeometry
 from nardy.vision.proportions import (
+    HeightMeasure,
     measure_bar,
     measure_height,
     with_height,
@@ -116,15 +117,27 @@ def test_the_height_is_measured_from_the_checkers_spacing_along_the_points(heigh
     # the truth and every board within 8%
     assert abs(float(np.median(heights)) / height - 1.0) <= 0.03
     assert max(abs(h / height - 1.0) for h in heights) <= 0.08
-    # a board of the default height keeps it (a height within ``precision`` is not replaced), and so
-    # does a higher one (its checkers closer together could be smaller checkers) unless ``higher``;
-    # a less high one takes its own
+    # a board of the default height keeps it (a height within ``precision`` is not replaced); a
+    # squarer or longer one does not
     geometry = config.geometry
     kept = [with_height(config.height, f, geometry) is geometry for f in found]
-    assert all(kept) if height >= geometry.height else not all(kept)
-    higher = replace(config.height, higher=True)
-    kept = [with_height(higher, f, geometry) is geometry for f in found]
     assert all(kept) if height == geometry.height else not all(kept)
+
+
+def test_a_higher_board_is_taken_only_past_what_smaller_checkers_explain() -> None:
+    # checkers closer together along the points than assumed are a higher board or smaller checkers:
+    # with checkers assumed 0.94 of a point and none narrower than 0.85, up to 0.94 / 0.85 = 1.106
+    # times the height assumed is kept as it is
+    config, geometry = HeightConfig(), BoardGeometry()
+    taken = {
+        h: with_height(config, HeightMeasure(h, 1.0, 12, 4), geometry).height
+        for h in (0.62, 0.72, 0.78, 0.83, 0.86, 0.88, 0.9, 1.0)
+    }
+    assert taken == {0.62: 0.62, 0.72: 0.72, 0.78: 0.8, 0.83: 0.8, 0.86: 0.8, 0.88: 0.8, 0.9: 0.9, 1.0: 1.0}
+    assert with_height(config, None, geometry) is geometry
+    # told its checkers are smaller, a closer line is a higher board sooner
+    small = replace(geometry, checker_diameter=0.86)
+    assert with_height(config, HeightMeasure(0.86, 1.0, 12, 4), small).height == 0.86
 
 
 def test_a_frame_with_no_checkers_gives_no_height_and_keeps_the_geometry() -> None:
