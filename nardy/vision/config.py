@@ -419,6 +419,13 @@ class HeightConfig:
     with the default 0.94, a board measured more than 0.94 / 0.85 = 1.106 times as high. Closer
     together than assumed can only be a less high board (a checker is no wider than its point)."""
 
+    def __post_init__(self) -> None:
+        if not 0.0 < self.smallest_checkers <= 1.0:
+            raise ValueError(
+                "height.smallest_checkers is a share of a point's width, in (0, 1]: "
+                f"got {self.smallest_checkers}"
+            )
+
 
 @dataclass(frozen=True)
 class RecognizerConfig:

@@ -138,6 +138,9 @@ def test_a_higher_board_is_taken_only_past_what_smaller_checkers_explain() -> No
     # told its checkers are smaller, a closer line is a higher board sooner
     small = replace(geometry, checker_diameter=0.86)
     assert with_height(config, HeightMeasure(0.86, 1.0, 12, 4), small).height == 0.86
+    # a setting that is no share of a point's width is refused, naming itself, as a profile gives it
+    with pytest.raises(ValueError, match="smallest_checkers"):
+        RecognizerConfig.from_json({"height": {"smallest_checkers": 0}})
 
 
 def test_a_frame_with_no_checkers_gives_no_height_and_keeps_the_geometry() -> None:
