@@ -44,6 +44,18 @@ def _sample(
     return sample.image, sample.corners
 
 
+def _calibrate_start(tmp_path: Path, scene: Scene, variant: str, seed: int) -> list[str]:
+    """``nardy calibrate board``'s arguments for a photo of ``scene`` at ``variant``'s start (white's
+    home top-left), with its true corners."""
+    sample = scene.render(
+        Orientation("top-left").from_position(Position.initial(variant)), rng=np.random.default_rng(seed)
+    )
+    image = tmp_path / "frame.png"
+    cv2.imwrite(str(image), sample.image)
+    corners = [f"{x:.2f},{y:.2f}" for x, y in sample.corners]
+    return ["calibrate", "board", "--camera", str(image), "--corners", *corners, "--variant", variant]
+
+
 @pytest.mark.parametrize("bar", [0.04, 0.085, 0.12])
 def test_the_bar_is_measured_where_its_sides_stand_out_and_right_when_it_is(bar: float) -> None:
     # eight webcam views of each (0-50 degrees, every family): on the development frames seven
@@ -83,14 +95,8 @@ def test_calibrating_a_folding_board_stores_its_hinge(tmp_path: Path) -> None:
         geometry=hinge,
         harsh=0.5,
     )
-    sample = scene.render(
-        Orientation("top-left").from_position(Position.initial("long")), rng=np.random.default_rng(2)
-    )
-    image = tmp_path / "frame.png"
-    cv2.imwrite(str(image), sample.image)
+    args = _calibrate_start(tmp_path, scene, "long", 2)
     out = tmp_path / "board.json"
-    corners = [f"{x:.2f},{y:.2f}" for x, y in sample.corners]
-    args = ["calibrate", "board", "--camera", str(image), "--corners", *corners, "--variant", "long"]
     assert main([*args, "--out", str(out)]) == 0
     profile = Profile.load(out)
     assert abs(profile.geometry.bar_width - 0.04) <= 0.01
@@ -157,13 +163,6 @@ def test_calibrating_a_squarer_board_from_a_short_start_stores_its_height(tmp_pa
     scene = Scene.random(
         np.random.default_rng(15), size=(1280, 720), family="oak", tilt=(20.0, 20.0), geometry=squarer
     )
-    sample = scene.render(
-        Orientation("top-left").from_position(Position.initial("short")), rng=np.random.default_rng(3)
-    )
-    image = tmp_path / "frame.png"
-    cv2.imwrite(str(image), sample.image)
     out = tmp_path / "board.json"
-    corners = [f"{x:.2f},{y:.2f}" for x, y in sample.corners]
-    args = ["calibrate", "board", "--camera", str(image), "--corners", *corners, "--variant", "short"]
-    assert main([*args, "--out", str(out)]) == 0
+    assert main([*_calibrate_start(tmp_path, scene, "short", 3), "--out", str(out)]) == 0
     assert abs(Profile.load(out).geometry.height / 0.7 - 1.0) <= 0.05
