@@ -14,6 +14,9 @@ from nardy.calibration.edges import shrink, to_lab
 from nardy.calibration.finder import find_board
 from nardy.calibration.pattern import pattern_score
 from nardy.calibration.profile import Profile
+from nardy.vision.config import HeightConfig
+from nardy.vision.geometry import BoardGeometry
+from nardy.vision.proportions import HeightMeasure, measure_bar, measure_height, with_height
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,14 @@ class CheckConfig:
     """Least pattern score at the profile's corners."""
     max_shift: float = 4.0
     """The finder seeing the board further than this (pixels) from the profile's corners means it moved."""
+    bar_tolerance: float = 0.015
+    """A bar measured in the frame further than this (a share of the playing area's width) from the
+    profile's means the profile holds another board's proportions (a bar measured at all comes within
+    0.01 of the truth on the development frames; docs/vision.md, Proportions)."""
+    height_tolerance: float = 0.08
+    """The same for the height measured from the checkers' lines, as a share of the profile's (every
+    board measured came within 8% on the development seed), where the reader would take it
+    (``proportions.with_height``: a higher board only past what smaller checkers explain)."""
     drift: DriftConfig = field(default_factory=DriftConfig)
     finder: FinderConfig = field(default_factory=FinderConfig)
 
@@ -39,12 +50,23 @@ class FitReport:
     """How far the finder sees the corners from the profile's (pixels), None if it found nothing sure."""
     found: NDArray[np.float64] | None
     reasons: tuple[str, ...] = ()
+    bar: float | None = None
+    """The bar's width measured in the frame (None: not measurable there)."""
+    height: float | None = None
+    """The playing area's height measured from its lines of checkers (None: too few lines, as at a
+    long-nardy start)."""
 
     def text(self) -> str:
         verdict = "profile fits" if self.fits else "profile does not fit"
         shift = "finder unsure" if self.shift is None else f"finder within {self.shift:.1f} px"
         extra = f" ({'; '.join(self.reasons)})" if self.reasons else ""
-        return f"{verdict}: outline on edges {self.agreement:.0%}, pattern {self.pattern:.2f}, {shift}{extra}"
+        seen = "".join(
+            f", {what} measured {value:.3f}"
+            for what, value in (("bar", self.bar), ("height", self.height))
+            if value is not None
+        )
+        fit = f"outline on edges {self.agreement:.0%}, pattern {self.pattern:.2f}"
+        return f"{verdict}: {fit}, {shift}{seen}{extra}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -54,6 +76,10 @@ class FitReport:
             "shift": None if self.shift is None else round(self.shift, 2),
             "found": None if self.found is None else np.round(self.found, 2).tolist(),
             "reasons": list(self.reasons),
+            "measured": {
+                "bar": None if self.bar is None else round(self.bar, 4),
+                "height": None if self.height is None else round(self.height, 4),
+            },
         }
 
 
@@ -81,4 +107,42 @@ def check_profile(profile: Profile, frame: NDArray[np.uint8], config: CheckConfi
         reasons.append("no board pattern at the corners")
     if shift is not None and shift > cfg.max_shift:
         reasons.append(f"the board is {shift:.0f} px away: the camera moved")
-    return FitReport(not reasons, a, float(ps), shift, finding.corners, tuple(reasons))
+    bar, height = None, None
+    if profile.fits(size):
+        bar, height = _proportions(profile, frame, corners)
+        reasons.extend(_other_proportions(cfg, g, bar, height))
+    return FitReport(not reasons, a, float(ps), shift, finding.corners, tuple(reasons), bar, height)
+
+
+def _proportions(
+    profile: Profile, frame: NDArray[np.uint8], corners: NDArray[np.float64]
+) -> tuple[float | None, float | None]:
+    """The bar's width and the height measured in ``frame`` at the profile's ``corners`` for it
+    (None where they cannot be)."""
+    g = profile.geometry
+    recognizer = profile.recognizer(frame_size=(frame.shape[1], frame.shape[0]))
+    bar = measure_bar(recognizer.config.bar, frame, corners, g.height)
+    height = measure_height(recognizer.config.height, recognizer, frame)
+    return (None if bar is None else bar.width), (None if height is None else height.height)
+
+
+def _other_proportions(
+    config: CheckConfig, geometry: BoardGeometry, bar: float | None, height: float | None
+) -> list[str]:
+    """Why the measured ``bar`` and ``height`` say the profile holds another board's proportions."""
+    reasons = []
+    again = "calibrate the board again (nardy calibrate board)"
+    if bar is not None and abs(bar - geometry.bar_width) > config.bar_tolerance:
+        reasons.append(
+            f"the bar measures {bar:.3f} of the width, the profile has {geometry.bar_width:.3f}: {again}"
+        )
+    if (
+        height is not None
+        and abs(height / geometry.height - 1.0) > config.height_tolerance
+        and with_height(HeightConfig(), HeightMeasure(height, 1.0, 0, 0), geometry) is not geometry
+    ):
+        reasons.append(
+            f"the board measures {height:.3f} as high as wide, the profile has {geometry.height:.3f}: "
+            f"{again} from a frame with lines of two to five checkers (not a long-nardy start)"
+        )
+    return reasons

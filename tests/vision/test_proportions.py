@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from nardy.calibration.check import check_profile
 from nardy.calibration.orientation import Orientation
 from nardy.calibration.profile import Profile
 from nardy.cli import main
@@ -105,6 +106,12 @@ def test_calibrating_a_folding_board_stores_its_hinge(tmp_path: Path) -> None:
     kept.save(tmp_path / "kept.json")
     assert main([*args, "--profile", str(tmp_path / "kept.json"), "--out", str(tmp_path / "again.json")]) == 0
     assert Profile.load(tmp_path / "again.json").geometry.bar_width == pytest.approx(0.1)
+    # which ``nardy calibrate check`` then finds another board's bar; a long start shows no height
+    frame = cv2.imread(str(tmp_path / "frame.png"))
+    report = check_profile(kept, frame)
+    assert report.bar is not None and abs(report.bar - 0.04) <= 0.01 and report.height is None
+    assert not report.fits and any(r.startswith("the bar measures") for r in report.reasons)
+    assert check_profile(profile, frame).fits
     # a long start's heads of fifteen show no line of two to five checkers to measure a height by
     assert profile.geometry.height == BoardGeometry().height
 
@@ -165,4 +172,16 @@ def test_calibrating_a_squarer_board_from_a_short_start_stores_its_height(tmp_pa
     )
     out = tmp_path / "board.json"
     assert main([*_calibrate_start(tmp_path, scene, "short", 3), "--out", str(out)]) == 0
-    assert abs(Profile.load(out).geometry.height / 0.7 - 1.0) <= 0.05
+    profile = Profile.load(out)
+    assert abs(profile.geometry.height / 0.7 - 1.0) <= 0.05
+    # ``nardy calibrate check`` measures the height again and finds the profile fits the board ...
+    frame = cv2.imread(str(tmp_path / "frame.png"))
+    report = check_profile(profile, frame)
+    assert report.fits, report.reasons
+    assert report.height is not None and abs(report.height / 0.7 - 1.0) <= 0.05
+    # ... and that a profile of the default's proportions does not, saying how high the board is
+    default = check_profile(profile.replace(geometry=BoardGeometry()), frame)
+    assert not default.fits
+    assert any(r.startswith("the board measures") and "the profile has 0.800" in r for r in default.reasons)
+    measured = default.to_json()["measured"]["height"]
+    assert measured is not None and abs(measured / 0.7 - 1.0) <= 0.05
