@@ -131,7 +131,9 @@ def _other_proportions(
 ) -> list[str]:
     """Why the measured ``bar`` and ``height`` say the profile holds another board's proportions."""
     reasons = []
-    again = "calibrate the board again (nardy calibrate board)"
+    again = (
+        "calibrate the board again (nardy calibrate board, with --remeasure to keep the rest of the profile)"
+    )
     if bar is not None and abs(bar - geometry.bar_width) > config.bar_tolerance:
         reasons.append(
             f"the bar measures {bar:.3f} of the width, the profile has {geometry.bar_width:.3f}: {again}"
@@ -143,6 +145,6 @@ def _other_proportions(
     ):
         reasons.append(
             f"the board measures {height:.3f} as high as wide, the profile has {geometry.height:.3f}: "
-            f"{again} from a frame with lines of two to five checkers (not a long-nardy start)"
+            f"{again} from a frame with lines of two to five checkers, not a long-nardy start"
         )
     return reasons

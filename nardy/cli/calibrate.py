@@ -61,7 +61,15 @@ def register(subparsers: Any) -> None:
         default="light",
         help="which checker colour is white (default light)",
     )
-    b.add_argument("--profile", type=Path, help="an existing profile to update (keeps its lens)")
+    b.add_argument(
+        "--profile", type=Path, help="an existing profile to update (keeps its lens and proportions)"
+    )
+    b.add_argument(
+        "--remeasure",
+        action="store_true",
+        help="measure the bar and the height in this frame even when --profile gives them (say after "
+        "`nardy calibrate check` found the profile holds another board's proportions)",
+    )
     b.add_argument("--out", type=Path, required=True, help="profile file to write (JSON)")
     b.add_argument("--debug", type=Path, help="debug image to write (default: OUT with -debug.png)")
     b.set_defaults(func=run_board)
@@ -176,7 +184,7 @@ def run_board(args: argparse.Namespace) -> int:
     except (ValueError, MarkerError) as exc:
         return _err(str(exc))
     changes: dict[str, Any] = {}
-    if geometry is None:
+    if geometry is None or args.remeasure:
         # the board's own bar (a folding board's hinge is far narrower than a tournament board's bar)
         # and height (from the checkers' spacing along the points)
         start = replace(RecognizerConfig(), geometry=found_with)
@@ -193,7 +201,7 @@ def run_board(args: argparse.Namespace) -> int:
             else:
                 how = "as assumed: measured so, or not measurable"
             print(f"{what} {now:.3f} {unit} ({how})")
-    changes["geometry"] = geometry  # an earlier profile's proportions are kept
+    changes["geometry"] = geometry  # an earlier profile's proportions are kept, unless remeasured
     orientation, orientation_source = None, None
     if args.home:
         orientation, orientation_source = Orientation(args.home, args.white), "user"

@@ -112,6 +112,17 @@ def test_calibrating_a_folding_board_stores_its_hinge(tmp_path: Path) -> None:
     assert report.bar is not None and abs(report.bar - 0.04) <= 0.01 and report.height is None
     assert not report.fits and any(r.startswith("the bar measures") for r in report.reasons)
     assert check_profile(profile, frame).fits
+    # calibrated again with --remeasure, the profile takes the bar the frame shows
+    again = [
+        *args,
+        "--profile",
+        str(tmp_path / "kept.json"),
+        "--remeasure",
+        "--out",
+        str(tmp_path / "m.json"),
+    ]
+    assert main(again) == 0
+    assert abs(Profile.load(tmp_path / "m.json").geometry.bar_width - 0.04) <= 0.01
     # a long start's heads of fifteen show no line of two to five checkers to measure a height by
     assert profile.geometry.height == BoardGeometry().height
 
