@@ -16,7 +16,7 @@ from nardy.calibration.pattern import pattern_score
 from nardy.calibration.profile import Profile
 from nardy.vision.config import HeightConfig
 from nardy.vision.geometry import BoardGeometry
-from nardy.vision.proportions import HeightMeasure, measure_bar, measure_height, with_height
+from nardy.vision.proportions import BarMeasure, HeightMeasure, measure_bar, measure_height, with_height
 
 
 @dataclass(frozen=True)
@@ -109,42 +109,41 @@ def check_profile(profile: Profile, frame: NDArray[np.uint8], config: CheckConfi
         reasons.append(f"the board is {shift:.0f} px away: the camera moved")
     bar, height = None, None
     if profile.fits(size):
-        bar, height = _proportions(profile, frame, corners)
-        reasons.extend(_other_proportions(cfg, g, bar, height))
+        recognizer = profile.recognizer(frame_size=size)
+        bar_seen = measure_bar(recognizer.config.bar, frame, corners, g.height)
+        height_seen = measure_height(recognizer.config.height, recognizer, frame)
+        reasons.extend(_other_proportions(cfg, recognizer.config.height, g, bar_seen, height_seen))
+        bar = None if bar_seen is None else bar_seen.width
+        height = None if height_seen is None else height_seen.height
     return FitReport(not reasons, a, float(ps), shift, finding.corners, tuple(reasons), bar, height)
 
 
-def _proportions(
-    profile: Profile, frame: NDArray[np.uint8], corners: NDArray[np.float64]
-) -> tuple[float | None, float | None]:
-    """The bar's width and the height measured in ``frame`` at the profile's ``corners`` for it
-    (None where they cannot be)."""
-    g = profile.geometry
-    recognizer = profile.recognizer(frame_size=(frame.shape[1], frame.shape[0]))
-    bar = measure_bar(recognizer.config.bar, frame, corners, g.height)
-    height = measure_height(recognizer.config.height, recognizer, frame)
-    return (None if bar is None else bar.width), (None if height is None else height.height)
-
-
 def _other_proportions(
-    config: CheckConfig, geometry: BoardGeometry, bar: float | None, height: float | None
+    config: CheckConfig,
+    heights: HeightConfig,
+    geometry: BoardGeometry,
+    bar_seen: BarMeasure | None,
+    height_seen: HeightMeasure | None,
 ) -> list[str]:
-    """Why the measured ``bar`` and ``height`` say the profile holds another board's proportions."""
+    """Why the bar and height measured in the frame say the profile holds another board's
+    proportions (``geometry``); ``heights``: how the reader takes a measured height."""
     reasons = []
     again = (
         "calibrate the board again (nardy calibrate board, with --remeasure to keep the rest of the profile)"
     )
-    if bar is not None and abs(bar - geometry.bar_width) > config.bar_tolerance:
+    if bar_seen is not None and abs(bar_seen.width - geometry.bar_width) > config.bar_tolerance:
         reasons.append(
-            f"the bar measures {bar:.3f} of the width, the profile has {geometry.bar_width:.3f}: {again}"
+            f"the bar measures {bar_seen.width:.3f} of the width, the profile has "
+            f"{geometry.bar_width:.3f}: {again}"
         )
     if (
-        height is not None
-        and abs(height / geometry.height - 1.0) > config.height_tolerance
-        and with_height(HeightConfig(), HeightMeasure(height, 1.0, 0, 0), geometry) is not geometry
+        height_seen is not None
+        and abs(height_seen.height / geometry.height - 1.0) > config.height_tolerance
+        and with_height(heights, height_seen, geometry) is not geometry
     ):
         reasons.append(
-            f"the board measures {height:.3f} as high as wide, the profile has {geometry.height:.3f}: "
+            f"the board measures {height_seen.height:.3f} as high as wide, the profile has "
+            f"{geometry.height:.3f}: "
             f"{again} from a frame with lines of two to five checkers, not a long-nardy start"
         )
     return reasons
