@@ -31,6 +31,27 @@ def _logs(dist: Mapping[int, float]) -> dict[int, float]:
     return {k: math.log(max(p / total, FLOOR)) for k, p in dist.items() if p > 0}
 
 
+_UNREAD = {n: -math.log(2 * CHECKERS + 1) for n in range(-CHECKERS, CHECKERS + 1)}
+"""A point's reading when it is not read: every signed count equally likely."""
+
+
+def at_least_seen(dist: Mapping[int, float]) -> dict[int, float]:
+    """A point's reading ``dist`` (signed count -> log-probability) as it stands under glare.
+
+    A reflection washes checkers out, or lightens a dark one into the other colour; it does not
+    make checkers where there are none. So the count the camera read there is a floor on the
+    count, not the count: ``n`` checkers of either colour are as likely as the camera reading at
+    most ``|n|`` of either colour there (a pile read 3 may be 5; a point read empty may hold
+    anything; a checker read there is not nothing).
+    """
+    out = {}
+    total = 0.0
+    for height in range(CHECKERS + 1):
+        total += sum(math.exp(dist[n]) for n in {height, -height} if n in dist)
+        out[height] = out[-height] = math.log(max(total, FLOOR))
+    return out
+
+
 def row_neighbourhood(point: int) -> frozenset[int]:
     """``point`` (1..24) and the points beside it in its row of twelve (across the bar too)."""
     first = 1 if point <= 12 else 13
@@ -93,10 +114,24 @@ class BoardReading:
         return replace(self, _memo={}, **changes)
 
     def without_suspects(self) -> BoardReading:
-        """This reading with its suspect points unread: every count there equally likely."""
+        """This reading with its suspect points unread: every count there equally likely -- but
+        a point suspect only for the glare on it holds at least the checkers seen there (see
+        :func:`at_least_seen`)."""
         if not self.suspect:
             return self
-        return self.unread(self.suspect, keep_suspect=False)
+        # a place called unsettled under the glare is the reflection on a checker, not a hand
+        # (a hand over the lamp's reflection would hide it), and its neighbours are not suspect
+        hand = frozenset(
+            p for _, point in self.named if point not in self.lit for p in row_neighbourhood(point)
+        )
+        glare = (self.lit & self.suspect) - hand
+        beside = frozenset(p for _, point in self.named if point in glare for p in row_neighbourhood(point))
+        unread = self.suspect - glare - (beside - hand)
+        points = tuple(
+            at_least_seen(d) if i + 1 in glare else _UNREAD if i + 1 in unread else d
+            for i, d in enumerate(self.points)
+        )
+        return self._copy(points=points, suspect=frozenset(), named=(), lit=frozenset())
 
     def narrowed(self, standing: Collection[str]) -> BoardReading:
         """This reading with the places in ``standing`` (called unsettled, and lying still for a
@@ -120,8 +155,7 @@ class BoardReading:
         only the checkers' count and the other places say what stands there."""
         if not points:
             return self
-        unread = {n: -math.log(2 * CHECKERS + 1) for n in range(-CHECKERS, CHECKERS + 1)}
-        dists = tuple(unread if i + 1 in points else d for i, d in enumerate(self.points))
+        dists = tuple(_UNREAD if i + 1 in points else d for i, d in enumerate(self.points))
         if keep_suspect:
             return self._copy(points=dists)
         return self._copy(points=dists, suspect=frozenset(), named=(), lit=frozenset())

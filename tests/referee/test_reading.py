@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from nardy.referee.reading import BoardReading
+from nardy.referee.reading import FLOOR, BoardReading, at_least_seen
 from nardy.rules import CHECKERS, Color, Position
 from nardy.rules.sample import scatter
 
@@ -134,3 +134,57 @@ def test_vague_places_are_those_read_under_the_floor_and_those_not_read() -> Non
     assert reading.vague_places(start, math.log(0.3)) == frozenset({"off"})  # trays unread
     moved = start.apply("6/2")  # four on the 6-point (0.4) and a checker on 2 that is not seen
     assert reading.vague_places(moved, math.log(0.5)) == frozenset({2, 6, 19, "bar", "off"})
+
+
+def test_under_glare_a_point_holds_at_least_the_checkers_seen_there_of_either_colour() -> None:
+    one = at_least_seen({-1: math.log(0.98), 0: math.log(0.02)})
+    assert set(one) == set(range(-CHECKERS, CHECKERS + 1))
+    assert one[0] == pytest.approx(math.log(0.02))  # a checker seen there is not nothing
+    assert all(one[n] == pytest.approx(0.0) for n in (1, -1, 3, -15))  # washed out, or lightened
+    pile = at_least_seen({3: math.log(0.9), 2: math.log(0.1)})
+    assert pile[0] == pile[1] == pytest.approx(math.log(FLOOR))
+    assert (pile[2], pile[-2]) == pytest.approx((math.log(0.1), math.log(0.1)))
+    assert (pile[3], pile[-3], pile[7]) == pytest.approx((0.0, 0.0, 0.0))
+    empty = at_least_seen({0: 0.0})
+    assert all(v == pytest.approx(0.0) for v in empty.values())  # may hold anything
+
+
+def _suspect(named: dict[str, int], lit: set[int]) -> BoardReading:
+    """The start of a short game read plainly, with ``named`` places (name -> point) called
+    unsettled, ``lit`` points under glare, and the suspects the adapter would make of them."""
+    from nardy.referee.reading import row_neighbourhood
+
+    start = Position.initial("short")
+    reading = BoardReading.certain(start)
+    suspect = frozenset(lit).union(*(row_neighbourhood(p) for p in named.values()))
+    return BoardReading.from_distributions(
+        [{n: math.exp(v) for n, v in d.items()} for d in reading.points],
+        suspect=suspect,
+        named=tuple(named.items()),
+        lit=frozenset(lit),
+    )
+
+
+def test_without_suspects_unreads_what_a_hand_may_cover_and_floors_what_glare_lies_on() -> None:
+    unread = {n: -math.log(2 * CHECKERS + 1) for n in range(-CHECKERS, CHECKERS + 1)}
+    # a hand over point 10 (and so its neighbours), glare on point 6
+    reading = _suspect({"bottom[9]": 10}, {6})
+    clear = reading.without_suspects()
+    assert [i + 1 for i, d in enumerate(clear.points) if d == unread] == [9, 10, 11]
+    assert clear.points[5] == at_least_seen(reading.points[5])
+    assert all(clear.points[i] is reading.points[i] for i in range(24) if i + 1 not in {6, 9, 10, 11})
+    assert not (clear.suspect or clear.named or clear.lit)
+    # a place called unsettled under the glare is the reflection on its checkers: not a hand, so
+    # its neighbours are read as they are
+    alone = _suspect({"bottom[5]": 6}, {6}).without_suspects()
+    assert alone.points[5] == at_least_seen(reading.points[5])
+    assert alone.points[4] == reading.points[4] and alone.points[6] == reading.points[6]
+    # glare beside a hand may be the hand's doing: unread
+    beside = _suspect({"bottom[6]": 7}, {6}).without_suspects()
+    assert [i + 1 for i, d in enumerate(beside.points) if d == unread] == [6, 7, 8]
+    # suspects with no cause given are unread, as they always were
+    bare = BoardReading.certain(Position.initial("short"))
+    bare = BoardReading.from_distributions(
+        [{n: math.exp(v) for n, v in d.items()} for d in bare.points], suspect=frozenset({3})
+    )
+    assert [i + 1 for i, d in enumerate(bare.without_suspects().points) if d == unread] == [3]
