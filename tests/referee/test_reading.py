@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from nardy.referee.reading import FLOOR, BoardReading, at_least_seen
+from nardy.referee.reading import FLOOR, BoardReading, at_least_seen, row_neighbourhood
 from nardy.rules import CHECKERS, Color, Position
 from nardy.rules.sample import scatter
 
@@ -152,8 +152,6 @@ def test_under_glare_a_point_holds_at_least_the_checkers_seen_there_of_either_co
 def _suspect(named: dict[str, int], lit: set[int]) -> BoardReading:
     """The start of a short game read plainly, with ``named`` places (name -> point) called
     unsettled, ``lit`` points under glare, and the suspects the adapter would make of them."""
-    from nardy.referee.reading import row_neighbourhood
-
     start = Position.initial("short")
     reading = BoardReading.certain(start)
     suspect = frozenset(lit).union(*(row_neighbourhood(p) for p in named.values()))
