@@ -23,7 +23,7 @@ from nardy.vision.stats import median, median_and_quantile
 
 F32 = NDArray[np.float32]
 
-_WHITE = np.float32(255.0)
+WHITE = np.float32(255.0)
 """Lightness of white in OpenCV's 8-bit Lab."""
 
 
@@ -67,7 +67,7 @@ class Evidence:
         one shape, and so is the result), never past white."""
         offset = np.float32(self.dark_offset)
         light = (self.looks[region, 0] + offset) * gain - offset
-        return np.asarray(np.minimum(light, _WHITE), dtype=np.float32)
+        return np.asarray(np.minimum(light, WHITE), dtype=np.float32)
 
 
 def _gain_field(
@@ -148,7 +148,7 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
         ``white``: the expected lightness goes no higher than white."""
         expected[..., 0] = (expected[..., 0] + offset) * gains - offset
         if white:
-            np.minimum(expected[..., 0], _WHITE, out=expected[..., 0])
+            np.minimum(expected[..., 0], WHITE, out=expected[..., 0])
         delta = np.subtract(pixels, expected, out=expected)  # (in place: fewer big arrays to fill)
         np.multiply(delta, delta, out=delta)
         return np.asarray(cv2.sqrt(cv2.transform(delta, sq_weights)), dtype=np.float32)
@@ -175,10 +175,10 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
     # lighter: for the settle stage the expectation stops at white there (the detector keeps
     # the evidence it was fitted on)
     settle_diff: F32 | None = None
-    if (float(looks[:, 0].max()) + offset) * float(gain.max()) - offset > _WHITE:
+    if (float(looks[:, 0].max()) + offset) * float(gain.max()) - offset > WHITE:
         light = np.take(looks[:, 0], masks.region_index) + offset
         light *= gain
-        over = np.flatnonzero(light.reshape(-1) - offset > _WHITE)
+        over = np.flatnonzero(light.reshape(-1) - offset > WHITE)
         if over.size:
             capped = distance(
                 np.take(lab.reshape(-1, 3), over, axis=0)[:, None, :],

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from nardy.vision.config import SettleConfig
-from nardy.vision.evidence import Evidence
+from nardy.vision.evidence import WHITE, Evidence
 from nardy.vision.geometry import POINTS_PER_ROW
 from nardy.vision.masks import BAR_PLACE, EDGE, OUTSIDE, BoardMasks
 
@@ -174,7 +174,8 @@ def is_glare(
     region = masks.region[y0:y1, x0:x1]
     plain = (region != EDGE) & (region != OUTSIDE)  # a point's outline may show either look
     lab = ev.lab[y0:y1, x0:x1]
-    lift = lab[:, :, 0] - ev.expected_lightness(region, ev.gain[y0:y1, x0:x1])
+    expected = ev.expected_lightness(region, ev.gain[y0:y1, x0:x1])
+    lift = lab[:, :, 0] - expected
     inside = (box > 0) & plain
     if not inside.any():
         return False
@@ -183,6 +184,9 @@ def is_glare(
         return False
     kernel = np.ones((2 * r + 1, 2 * r + 1), np.uint8)
     beyond = (cv2.dilate(box, kernel) > 0) & (box == 0) & plain & (free[y0:y1, x0:x1] > 0)
+    # a white point the fitted light already takes to white, seen white, cannot show a lift: it
+    # tells neither way (a reflection fading out across white points left too few lighter pixels)
+    beyond &= ~((expected >= WHITE - config.glare_lift) & (lab[:, :, 0] >= config.glare_white))
     if not beyond.any():
         return False
     if float((lift[beyond] > config.glare_lift).mean()) < config.glare_tail:
