@@ -257,6 +257,25 @@ class SettleConfig:
     tray_reach: float = 0.5
     """The tray is named when a sure hand found runs along the playing area's edge on the tray's side
     for this long (point widths)."""
+    frame_watch: bool = True
+    """Watch the board's frame for an arm crossing it (``settle.frame_crossings``): a hand over a
+    board of nearly its own colour is found by the arm it came in on."""
+    frame_depths: tuple[float, ...] = (0.3, 0.5, 0.7)
+    """Rows of samples along each side's frame, this far out from the playing area (frame widths)."""
+    frame_step: float = 0.25
+    """Spacing of the samples along a side (point widths)."""
+    frame_spreads: float = 6.0
+    """A sample is unlike its frame when its colour is this many of the row's spreads off the row's
+    smooth course along the side (the spread: 1.4826 median distances off it, at least
+    ``frame_floor``) ..."""
+    frame_floor: float = 2.0
+    """... (Lab units) ..."""
+    frame_keep: float = 3.0
+    """(the course is fitted again without the samples more than this many spreads off it) ..."""
+    frame_rows: int = 2
+    """... in this many of the rows, ..."""
+    frame_run: int = 2
+    """... and this many neighbouring samples in a row are, where an arm crosses."""
     checker_spreads: float = 6.0
     """A counted line (or bar checker) explains what is round it only when its colour is within this
     many within-group spreads of either checker colour (a hand's fingers counted as checkers do not)."""

@@ -16,6 +16,7 @@ them. Frames of another board need a recognizer of their own.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -49,7 +50,15 @@ from nardy.vision.layout import CHECKERS_PER_SIDE
 from nardy.vision.masks import BoardMasks, board_masks
 from nardy.vision.observation import CountReading, Observation, PointReading
 from nardy.vision.rectify import Intrinsics, RectifyMaps, rectify, rectify_maps
-from nardy.vision.settle import Unsettled, place_name, under_reflection, unsettled_places
+from nardy.vision.settle import (
+    FrameSide,
+    Unsettled,
+    frame_crossings,
+    frame_sides,
+    place_name,
+    under_reflection,
+    unsettled_places,
+)
 from nardy.vision.stats import median, window_means
 from nardy.vision.tray import TrayView, off_counts, read_tray, row_light, tray_view
 
@@ -125,6 +134,7 @@ class Recognizer:
         self._where: NDArray[np.bool_] | None = None
         self._where_flat: NDArray[np.intp] | None = None
         self._tray: TrayView | None = None
+        self._frame_sides: tuple[FrameSide, ...] = ()
         self.memory: Groups = None
         """The two checker colours (``colour_groups``'s form) remembered from still frames that
         showed both; a frame that shows one colour only is read against them."""
@@ -152,6 +162,8 @@ class Recognizer:
             self._where = where
             self._where_flat = np.flatnonzero(where)
             self._tray = self._tray_view(self._maps, frame_size)
+            to_image = homography_to_image(cfg.geometry, self.corners)
+            self._frame_sides = frame_sides(cfg.settle, to_image, cfg.geometry, frame_size)
         return self._maps
 
     def _tray_view(self, maps: RectifyMaps, frame_size: tuple[int, int]) -> TrayView:
@@ -411,7 +423,7 @@ class Recognizer:
                 for line, ok in zip(lines, alike, strict=True)
                 if len(line.centres) >= cap and ok[: len(line.centres)].all()
             ]
-            return unsettled_places(
+            found = unsettled_places(
                 cfg.settle,
                 masks,
                 ev.settle_difference,
@@ -422,6 +434,16 @@ class Recognizer:
                 cfg.geometry.tray_side,
                 ev,
             )
+            if not cfg.settle.frame_watch:
+                return found
+            # an arm over the frame: a hand may be over a board of nearly its own colour
+            occupied = frozenset(
+                place_name(i) for i, line in enumerate(lines) if len(line.centres) and alike[i][:1].all()
+            )
+            crossed = frame_crossings(cfg.settle, frame, self._frame_sides, occupied)
+            if not crossed:
+                return found
+            return dataclasses.replace(found, places=tuple(dict.fromkeys(found.places + crossed)))
 
         found = _timed(timings, "settle", settle)
         unsettled = found.places

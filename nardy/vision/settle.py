@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from nardy.vision.config import SettleConfig
 from nardy.vision.evidence import WHITE, Evidence
-from nardy.vision.geometry import POINTS_PER_ROW
+from nardy.vision.geometry import POINTS_PER_ROW, BoardGeometry
 from nardy.vision.masks import BAR_PLACE, EDGE, OUTSIDE, BoardMasks
 
 F32 = NDArray[np.float32]
@@ -287,3 +287,126 @@ def unsettled_places(
         j = int(np.argmax(score[ys, xs]))
         places.append(_place(masks, float(xs[j]), float(ys[j])))
     return Unsettled(tuple(dict.fromkeys(places)), tuple(surely), grown, glare)
+
+
+@dataclass(frozen=True)
+class FrameSide:
+    """Where one side's frame is sampled in a camera's frames (``frame_sides``)."""
+
+    side: str
+    """``top``, ``bottom``, ``left`` or ``right``."""
+    map_x: NDArray[np.float32]
+    """(rows * m, 1) image x of the samples, row after row (``frame_depths``)."""
+    map_y: NDArray[np.float32]
+    """(rows * m, 1) image y of the same."""
+    basis: NDArray[np.float64]
+    """(m, 3) 1, s, s^2 of each sample's place s in (0, 1) along the side."""
+    fit: NDArray[np.float64]
+    """(3, m) the least-squares fit to all m samples of a row (``basis``'s pseudo-inverse)."""
+    places: tuple[str, ...]
+    """(m,) the place of the playing area beside each sample."""
+
+
+def frame_sides(
+    config: SettleConfig, to_image: NDArray[np.float64], geometry: BoardGeometry, frame_size: tuple[int, int]
+) -> tuple[FrameSide, ...]:
+    """The sides of the board's frame watched for an arm (``frame_crossings``) in frames of
+    ``frame_size`` (width, height), ``to_image`` the 3x3 homography from board units to pixels:
+    each side but the tray's, in rows (``frame_depths``) of samples every ``frame_step`` point
+    widths. A side the frame shows only in part is not watched."""
+    w_img, h_img = frame_size
+    sides: list[tuple[str, tuple[float, float], tuple[float, float], tuple[float, float]]] = [
+        ("top", (0.0, 0.0), (1.0, 0.0), (0.0, -1.0)),
+        ("bottom", (0.0, geometry.height), (1.0, geometry.height), (0.0, 1.0)),
+    ]
+    if geometry.tray_side != "left":
+        sides.append(("left", (0.0, 0.0), (0.0, geometry.height), (-1.0, 0.0)))
+    if geometry.tray_side != "right":
+        sides.append(("right", (1.0, 0.0), (1.0, geometry.height), (1.0, 0.0)))
+    watched: list[FrameSide] = []
+    for side, a, b, out in sides:
+        length = float(np.hypot(b[0] - a[0], b[1] - a[1]))
+        m = max(8, int(length / (config.frame_step * geometry.point_width)))
+        s = (np.arange(m) + 0.5) / m
+        along = np.asarray(a)[None, :] + (np.asarray(b) - np.asarray(a))[None, :] * s[:, None]
+        pts = np.concatenate(
+            [along + np.asarray(out)[None, :] * d * geometry.frame_width for d in config.frame_depths]
+        )
+        q = np.c_[pts, np.ones(len(pts))] @ to_image.T
+        xy = q[:, :2] / q[:, 2:3]
+        if (xy < 0).any() or (xy[:, 0] > w_img - 1).any() or (xy[:, 1] > h_img - 1).any():
+            continue
+        basis = np.stack([np.ones_like(s), s, s * s], axis=1)
+        watched.append(
+            FrameSide(
+                side,
+                xy[:, 0].astype(np.float32).reshape(-1, 1),
+                xy[:, 1].astype(np.float32).reshape(-1, 1),
+                basis,
+                np.asarray(np.linalg.pinv(basis), dtype=np.float64),
+                tuple(_side_place(geometry, side, float(x), float(y)) for x, y in along),
+            )
+        )
+    return tuple(watched)
+
+
+def frame_crossings(
+    config: SettleConfig,
+    frame: NDArray[np.uint8],
+    sides: Sequence[FrameSide],
+    occupied: frozenset[str] = frozenset(),
+) -> tuple[str, ...]:
+    """Places beside which something crosses the board's frame: an arm reaching in.
+
+    ``frame`` (H, W, 3) uint8 BGR, ``sides`` where its frame is sampled (``frame_sides``). The
+    frame is one wood or one paint, so an arm over it stands out from each row's smooth course
+    (``_off_the_light``) by ``frame_spreads`` of the row's spread; where ``frame_run``
+    neighbouring samples do so in ``frame_rows`` rows, the place beside them is named
+    (``top[i]``/``bottom[i]`` on the long sides, the nearest end point on the short ones). Beside
+    a place in ``occupied`` (points whose checkers stand at the base) the long sides are not read:
+    from a low camera a tall stack at the base stands over the frame.
+    """
+    named: list[str] = []
+    rows = len(config.frame_depths)
+    for side in sides:
+        m = len(side.places)
+        bgr = cv2.remap(frame, side.map_x, side.map_y, cv2.INTER_LINEAR)
+        lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).reshape(rows, m, 3).astype(np.float64)
+        unlike = _off_the_light(config, lab, side).sum(axis=0) >= config.frame_rows
+        if side.side in ("top", "bottom") and occupied:
+            unlike &= np.array([p not in occupied for p in side.places])
+        run = 0
+        for k in np.flatnonzero(unlike) if unlike.any() else ():
+            run = run + 1 if k > 0 and unlike[k - 1] else 1
+            if run >= config.frame_run:
+                named.extend(side.places[k - run + 1 : k + 1])
+    return tuple(dict.fromkeys(named))
+
+
+def _off_the_light(config: SettleConfig, lab: NDArray[np.float64], side: FrameSide) -> NDArray[np.bool_]:
+    """(rows, m) which of each row's m samples (``lab`` (rows, m, 3)) stand out from the frame: a
+    lamp lights a side unevenly, so each channel's smooth course along it (a quadratic, fitted
+    again without the samples far off the first fit) is taken away first, and a sample stands out
+    when it is ``frame_spreads`` of the rest's spread off it."""
+    course = side.basis @ (side.fit @ lab)
+    off = np.linalg.norm(lab - course, axis=2)
+    spread = np.maximum(1.4826 * np.median(off, axis=1), config.frame_floor)
+    keep = off < config.frame_keep * spread[:, None]
+    for r in np.flatnonzero(~keep.all(axis=1)):
+        if keep[r].sum() < side.basis.shape[1] + 2:
+            continue
+        coef, *_ = np.linalg.lstsq(side.basis[keep[r]], lab[r][keep[r]], rcond=None)
+        off[r] = np.linalg.norm(lab[r] - side.basis @ coef, axis=1)
+        spread[r] = max(1.4826 * float(np.median(off[r][keep[r]])), config.frame_floor)
+    return np.asarray(off > config.frame_spreads * spread[:, None], dtype=np.bool_)
+
+
+def _side_place(geometry: BoardGeometry, side: str, x: float, y: float) -> str:
+    """The place of the playing area beside board point (x, y) on ``side`` of the frame."""
+    if side in ("left", "right"):
+        index = 0 if side == "left" else POINTS_PER_ROW - 1
+        return f"top[{index}]" if y < geometry.height / 2 else f"bottom[{index}]"
+    if geometry.half_width <= x <= geometry.half_width + geometry.bar_width:
+        return "bar"
+    index = int(np.argmin([abs(geometry.point_x(i) - x) for i in range(POINTS_PER_ROW)]))
+    return f"{side}[{index}]"
