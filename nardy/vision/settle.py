@@ -376,7 +376,7 @@ def frame_crossings(
         if side.side in ("top", "bottom") and occupied:
             unlike &= np.array([p not in occupied for p in side.places])
         run = 0
-        for k in np.flatnonzero(unlike) if unlike.any() else ():
+        for k in np.flatnonzero(unlike):
             run = run + 1 if k > 0 and unlike[k - 1] else 1
             if run >= config.frame_run:
                 named.extend(side.places[k - run + 1 : k + 1])

@@ -7,7 +7,7 @@ import numpy as np
 
 from nardy.vision.config import SettleConfig
 from nardy.vision.geometry import BoardGeometry, homography_to_image
-from nardy.vision.settle import frame_crossings, frame_sides
+from nardy.vision.settle import FrameSide, frame_crossings, frame_sides
 
 GEOMETRY = BoardGeometry()
 CORNERS = np.array([[240.0, 40.0], [1040.0, 40.0], [1040.0, 680.0], [240.0, 680.0]])
@@ -27,7 +27,7 @@ def _board(seed: int) -> np.ndarray:
     return np.clip(image, 0, 255).astype(np.uint8)
 
 
-def _sides(corners: np.ndarray) -> tuple:
+def _sides(corners: np.ndarray) -> tuple[FrameSide, ...]:
     return frame_sides(SettleConfig(), homography_to_image(GEOMETRY, corners), GEOMETRY, (1280, 720))
 
 
@@ -45,13 +45,13 @@ def test_an_arm_over_the_near_side_names_the_points_beside_it() -> None:
         cv2.rectangle(arm, (700, 640), (760, 719), (120, 60, 40), -1)  # a navy sleeve off the bottom
         named = frame_crossings(config, arm, sides)
         assert named and all(p.startswith("bottom[") for p in named), named
-        # the sleeve spans board x 0.575-0.65: the points whose centres lie within a point of it
-        near = {
-            i
-            for i in range(12)
-            if 0.575 - GEOMETRY.point_width <= GEOMETRY.point_x(i) <= 0.65 + GEOMETRY.point_width
-        }
-        assert _columns(named) <= near, (named, near)
+        assert _columns(named) <= _near_the_sleeve(), named
+
+
+def _near_the_sleeve() -> set[int]:
+    """The points whose centres lie within a point's width of the sleeve (board x 0.575-0.65)."""
+    pw = GEOMETRY.point_width
+    return {i for i in range(12) if 0.575 - pw <= GEOMETRY.point_x(i) <= 0.65 + pw}
 
 
 def test_a_stack_standing_at_the_base_is_not_an_arm() -> None:
@@ -60,8 +60,9 @@ def test_a_stack_standing_at_the_base_is_not_an_arm() -> None:
     sides = _sides(CORNERS)
     arm = _board(0)
     cv2.rectangle(arm, (700, 640), (760, 719), (120, 60, 40), -1)
-    named = frame_crossings(SettleConfig(), arm, sides)
-    assert frame_crossings(SettleConfig(), arm, sides, frozenset(named)) == ()
+    assert frame_crossings(SettleConfig(), arm, sides)
+    occupied = frozenset(f"bottom[{i}]" for i in _near_the_sleeve())
+    assert frame_crossings(SettleConfig(), arm, sides, occupied) == ()
 
 
 def test_a_frame_the_camera_sees_only_in_part_is_not_watched() -> None:
