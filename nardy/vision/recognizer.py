@@ -60,7 +60,7 @@ from nardy.vision.settle import (
     unsettled_places,
 )
 from nardy.vision.stats import median, window_means
-from nardy.vision.tray import TrayView, off_counts, read_tray, row_light, tray_view
+from nardy.vision.tray import TrayView, board_to_frame, off_counts, read_tray, row_light, tray_view
 
 T = TypeVar("T")
 F64 = NDArray[np.float64]
@@ -161,13 +161,24 @@ class Recognizer:
                 where[:, max(0, xi - slip) : xi + slip + 1] = True
             self._where = where
             self._where_flat = np.flatnonzero(where)
-            self._tray = self._tray_view(self._maps, frame_size)
-            to_image = homography_to_image(cfg.geometry, self.corners)
-            self._frame_sides = frame_sides(cfg.settle, to_image, cfg.geometry, frame_size)
+            # what lies outside the playing area (the tray, the frame) is seen the way the
+            # rectifier sees the playing area: the corners' homography, and the lens when calibrated
+            camera, board_h, lens = self._maps.camera, *self._board_projection()
+            self._tray = tray_view(cfg.tray, cfg.geometry, camera, board_h, frame_size, cfg.max_count, lens)
+            self._frame_sides = frame_sides(
+                cfg.settle,
+                cfg.geometry,
+                frame_size,
+                lambda p: board_to_frame(camera, board_h, np.c_[p, np.zeros(len(p))], lens),
+            )
         return self._maps
 
-    def _tray_view(self, maps: RectifyMaps, frame_size: tuple[int, int]) -> TrayView:
-        cfg, corners = self.config, self.corners
+    def _board_projection(
+        self,
+    ) -> tuple[NDArray[np.float64], tuple[NDArray[np.float64], NDArray[np.float64]] | None]:
+        """The homography from the board's plane to (undistorted) frame pixels, and the lens (k,
+        dist) when the camera is calibrated."""
+        corners = self.corners
         lens = None
         if self.intrinsics is not None:
             k, dist = self.intrinsics.k, self.intrinsics.dist
@@ -175,8 +186,7 @@ class Recognizer:
                 cv2.undistortPoints(corners.reshape(-1, 1, 2), k, dist, P=k), dtype=np.float64
             ).reshape(4, 2)
             lens = (np.asarray(k, np.float64), np.asarray(dist, np.float64))
-        board_h = homography_to_image(cfg.geometry, corners)
-        return tray_view(cfg.tray, cfg.geometry, maps.camera, board_h, frame_size, cfg.max_count, lens)
+        return homography_to_image(self.config.geometry, corners), lens
 
     @property
     def masks(self) -> BoardMasks | None:

@@ -16,7 +16,7 @@ every point, the bar and the tray that enough of it lies on is named.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -308,12 +308,15 @@ class FrameSide:
 
 
 def frame_sides(
-    config: SettleConfig, to_image: NDArray[np.float64], geometry: BoardGeometry, frame_size: tuple[int, int]
+    config: SettleConfig,
+    geometry: BoardGeometry,
+    frame_size: tuple[int, int],
+    to_frame: Callable[[NDArray[np.float64]], NDArray[np.float64]],
 ) -> tuple[FrameSide, ...]:
     """The sides of the board's frame watched for an arm (``frame_crossings``) in frames of
-    ``frame_size`` (width, height), ``to_image`` the 3x3 homography from board units to pixels:
-    each side but the tray's, in rows (``frame_depths``) of samples every ``frame_step`` point
-    widths. A side the frame shows only in part is not watched."""
+    ``frame_size`` (width, height), ``to_frame`` taking board (N, 2) points on the board's plane to
+    frame (N, 2) pixels: each side but the tray's, in rows (``frame_depths``) of samples every
+    ``frame_step`` point widths. A side the frame shows only in part is not watched."""
     w_img, h_img = frame_size
     sides: list[tuple[str, tuple[float, float], tuple[float, float], tuple[float, float]]] = [
         ("top", (0.0, 0.0), (1.0, 0.0), (0.0, -1.0)),
@@ -332,8 +335,7 @@ def frame_sides(
         pts = np.concatenate(
             [along + np.asarray(out)[None, :] * d * geometry.frame_width for d in config.frame_depths]
         )
-        q = np.c_[pts, np.ones(len(pts))] @ to_image.T
-        xy = q[:, :2] / q[:, 2:3]
+        xy = to_frame(pts)
         if (xy < 0).any() or (xy[:, 0] > w_img - 1).any() or (xy[:, 1] > h_img - 1).any():
             continue
         basis = np.stack([np.ones_like(s), s, s * s], axis=1)

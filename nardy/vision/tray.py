@@ -51,7 +51,7 @@ class TrayView:
     """False when the tray (or a part of it) is outside the frame, or there is no tray."""
 
 
-def _to_frame(camera: Camera, board_h: F64, points: F64, intrinsics: tuple[F64, F64] | None) -> F64:
+def board_to_frame(camera: Camera, board_h: F64, points: F64, intrinsics: tuple[F64, F64] | None) -> F64:
     """Board (N, 3) points -> frame (N, 2) pixels, the way the rectifier maps the playing area: the
     corners' homography for the board plane, the pose for the height above it (or the calibrated
     camera, lens included)."""
@@ -106,12 +106,12 @@ def tray_view(
             np.full((2, max_count + 1), -1, np.intp),
             False,
         )
-    pix = _to_frame(camera, board_h, board, intrinsics).reshape(rows, config.columns, 2)
+    pix = board_to_frame(camera, board_h, board, intrinsics).reshape(rows, config.columns, 2)
     # the whole tray, floor and the tops of the checkers standing in it, must be in the frame
     outline = np.array(
         [[x, y, z] for x in (x0, x1) for y in (0.0, g.height) for z in (0.0, -stand)], dtype=np.float64
     )
-    seen = _to_frame(camera, board_h, outline, intrinsics)
+    seen = board_to_frame(camera, board_h, outline, intrinsics)
     m = config.frame_margin
     in_view = bool(
         np.all(np.isfinite(seen))

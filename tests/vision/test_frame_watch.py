@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from nardy.vision.config import SettleConfig
-from nardy.vision.geometry import BoardGeometry, homography_to_image
+from nardy.vision.geometry import BoardGeometry, apply_homography, homography_to_image
 from nardy.vision.settle import FrameSide, frame_crossings, frame_sides
 
 GEOMETRY = BoardGeometry()
@@ -28,7 +28,8 @@ def _board(seed: int) -> np.ndarray:
 
 
 def _sides(corners: np.ndarray) -> tuple[FrameSide, ...]:
-    return frame_sides(SettleConfig(), homography_to_image(GEOMETRY, corners), GEOMETRY, (1280, 720))
+    to_image = homography_to_image(GEOMETRY, corners)
+    return frame_sides(SettleConfig(), GEOMETRY, (1280, 720), lambda p: apply_homography(to_image, p))
 
 
 def _columns(places: tuple[str, ...]) -> set[int]:
