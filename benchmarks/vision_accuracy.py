@@ -9,7 +9,9 @@ exact when all 24 points, the bar and the trays are.
 
 The trays get a table of their own: how often the reader says it saw them (``measured``) and, when it
 did, how often the borne-off counts are exactly right, per colour, split by whether any checker is off
--- and the mean log-probability it gave the true counts (the referee multiplies these).
+-- and the mean log-probability it gave the true counts (the referee multiplies these); "off right
+(all)" is how often the off counts the reader reports (``layout()``: the trays read, or inferred from
+the board when they were not) are right, on every image.
 
 Families and checker sets the detector was not fitted on (see ``nardy/vision/detector.json``) are
 marked "held out": they measure how the reader carries to boards it has never seen.
@@ -53,7 +55,8 @@ def run(n: int, seed: int) -> dict[str, Any]:
         t0 = time.perf_counter()
         obs = rec.read(sample.image)
         ms = (time.perf_counter() - t0) * 1000.0
-        errors = layout_errors(sample.layout, obs.layout())
+        layout = obs.layout()
+        errors = layout_errors(sample.layout, layout)
         point_errors = [e for e in errors if e not in ("bar", "off")]
         # how honest are the probabilities: the probability given to the true layout's points
         truth_p = [
@@ -80,6 +83,7 @@ def run(n: int, seed: int) -> dict[str, Any]:
                 "ms": ms,
                 "off_truth": [off_truth.light, off_truth.dark],
                 "off_seen": [off_seen.light, off_seen.dark],
+                "off_layout": [layout.off.light, layout.off.dark],
                 "off_measured": obs.off.measured,
                 "off_log_p": off_log_p,
             }
@@ -136,7 +140,8 @@ def summarise_trays(records: list[dict[str, Any]]) -> list[list[Any]]:
         light = sum(r["off_seen"][0] == r["off_truth"][0] for r in seen)
         dark = sum(r["off_seen"][1] == r["off_truth"][1] for r in seen)
         k = max(1, len(seen))
-        reported = sum(r["off_seen"] == r["off_truth"] for r in rs)
+        # the off counts the reader reports (``layout()``): the trays read, or inferred from the board
+        reported = sum(r["off_layout"] == r["off_truth"] for r in rs)
         rows.append(
             [
                 name,
