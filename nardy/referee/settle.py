@@ -6,6 +6,9 @@ from collections.abc import Hashable
 
 from nardy.referee.config import RefereeConfig
 
+_EPS = 1e-9
+"""Held times are sums of frame intervals: 0.2 s five times is a hair under 1 s."""
+
 
 class Settler:
     """Fed, frame by frame, what the board means now; says when that meaning has settled.
@@ -19,12 +22,19 @@ class Settler:
     A disturbance shorter than ``flicker_seconds`` (one or two frames called unsettled by noise
     or glare) pauses the count rather than restarting it: the frames on either side of it must
     still show the same meaning, and only the still frames count towards ``min_settled_frames``.
+    Only the time between still frames in a row counts as held: a hand that pauses for a frame
+    now and then, between disturbances each too short to restart the count, never adds up to a
+    board that held still.
     """
 
     def __init__(self, config: RefereeConfig) -> None:
         self.config = config
         self._key: Hashable | None = None
         self._since = 0.0
+        self._held = 0.0
+        """How long the key has held, counted between still frames in a row."""
+        self._last: float | None = None
+        """When the last frame was fed, if it was still (None after a disturbance)."""
         self._frames = 0
         self._reported: Hashable | None = None
         self.disturbed_since: float | None = None
@@ -47,6 +57,7 @@ class Settler:
                 self.disturbed_since = t
             self.calm_since = None
             self.where = where
+            self._last = None
             if t - self.disturbed_since >= self.config.flicker_seconds:
                 self._key = None
                 self._frames = 0
@@ -60,14 +71,19 @@ class Settler:
         if key != self._key:
             self._key = key
             self._since = t
+            self._held = 0.0
+            self._last = t
             self._frames = 1
             self.stable = None
             return False
+        if self._last is not None:
+            self._held += t - self._last
+        self._last = t
         self._frames += 1
         if (
             key != self._reported
             and self._frames >= self.config.min_settled_frames
-            and t - self._since >= max(self.config.settle_seconds, hold or 0.0)
+            and self._held + _EPS >= max(self.config.settle_seconds, hold or 0.0)
         ):
             self._reported = key
             self.stable = key
@@ -90,4 +106,5 @@ class Settler:
         self._reported = None
         self._key = None
         self._frames = 0
+        self._held, self._last = 0.0, None
         self.stable = None

@@ -1132,6 +1132,28 @@ def test_a_frame_called_unsettled_now_and_then_pauses_settling_but_a_hand_restar
     assert [m.play.text() for m in t.ref.moves] == ["24/13"] and not t.alerts()
 
 
+def test_single_still_frames_between_short_disturbances_never_add_up_to_an_alarm(table: Make) -> None:
+    """A hand at work that pauses for one frame now and then, between disturbances each shorter
+    than ``flicker_seconds``: the board it leaves showing for those frames is an illegal play
+    (white moved 24/22 with 6-5), but it never held still, so no alarm goes. Once it does hold
+    still for ``alarm_settle_seconds``, the alarm goes."""
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    wrong = BoardReading.certain(start.apply("24/22"), 0.999)
+    hand = BoardReading(wrong.points, wrong.bar, wrong.off, False, ("board",))
+    cfg = t.ref.config
+    frames = 3 * int(cfg.alarm_settle_seconds / 0.2 + 2)
+    assert 2 * 0.2 < cfg.flicker_seconds  # each disturbance (two frames) only pauses the count
+    for frame in range(frames):  # still, hand, hand, still, hand, hand, ...
+        t.clock.t += 0.2
+        t.ref.on_reading(hand if frame % 3 else wrong)
+    assert t.clock.t > 2 * cfg.alarm_settle_seconds and ILLEGAL_PLAY not in t.alerts()
+    t.see(wrong, frames=int(cfg.alarm_settle_seconds / 0.2) + 2)
+    assert ILLEGAL_PLAY in t.alerts()
+
+
 def test_a_pile_read_short_is_as_tall_as_the_count_of_checkers_says(table: Make) -> None:
     """The camera sees only five of a pile and is sure there are no more: the fifteen checkers a
     side has say where the rest are, for the standing position and every candidate alike."""
