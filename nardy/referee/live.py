@@ -92,7 +92,8 @@ class FrameReader:
         frame = self.fit(frame)
         if self.drift is not None:
             self._watch(frame)
-        observation = self.recognizer.read(frame)
+        # a stream: what moved since the frame read before is not settled
+        observation = self.recognizer.read(frame, consecutive=True)
         self.last_observation = observation
         self.frames += 1
         return reading_from_observation(observation, self.orientation, self.variant)

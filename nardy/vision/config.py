@@ -304,6 +304,22 @@ class SettleConfig:
     hand or a sleeve ends sharply, with the bare board or its shadow beside it."""
     glare_ring: float = 0.15
     """Width of the rim just outside a patch looked at (point widths)."""
+    motion_watch: bool = True
+    """Compare each frame with the one before it (``settle.moved_places``), when the caller says the
+    two are consecutive: a hand over a board of nearly its own colour still moves."""
+    motion_spreads: float = 6.0
+    """A rectified pixel has moved when its colour changed since the frame before by this many of
+    the frame-to-frame noise's spreads (1.4826 median changes over the view, the light's change
+    as a whole taken out) ..."""
+    motion_floor: float = 8.0
+    """... and by at least this much (8-bit BGR units, the length of the change) ..."""
+    motion_clip: tuple[float, float] = (4.0, 250.0)
+    """(Channel values a camera clips at: past them, a change of exposure is not linear.)"""
+    motion_area: float = 2.0
+    """... in a patch at least this large (point widths squared): sensor noise and JPEG blocks are
+    specks, and a die thrown is under 1 with its shadow (0.8 in the rectified view of a rendered
+    board at 1280x720: top, sides and shadow), two dice lying side by side under 2. A hand moving
+    changes its outline along the whole arm."""
     doubt: float = 0.6
     """Share of the count distribution of a place under something surely a hand (``grow_area``)
     spread over every count, and of its colour over both (the most likely stays the most likely):

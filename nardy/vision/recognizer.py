@@ -55,6 +55,7 @@ from nardy.vision.settle import (
     Unsettled,
     frame_crossings,
     frame_sides,
+    moved_places,
     place_name,
     under_reflection,
     unsettled_places,
@@ -135,6 +136,8 @@ class Recognizer:
         self._where_flat: NDArray[np.intp] | None = None
         self._tray: TrayView | None = None
         self._frame_sides: tuple[FrameSide, ...] = ()
+        self._previous: NDArray[np.uint8] | None = None
+        """The last frame's rectified view (``settle.moved_places``)."""
         self.memory: Groups = None
         """The two checker colours (``colour_groups``'s form) remembered from still frames that
         showed both; a frame that shows one colour only is read against them."""
@@ -143,6 +146,7 @@ class Recognizer:
         """Build (or reuse) the lookups for frames of ``frame_size`` (width, height)."""
         if self._maps is None or self._maps.frame_size != frame_size:
             cfg = self.config
+            self._previous = None
             self._maps = rectify_maps(cfg.rectify, cfg.geometry, self.corners, frame_size, self.intrinsics)
             self._masks = board_masks(
                 cfg.geometry,
@@ -201,8 +205,12 @@ class Recognizer:
     def diameter_px(self) -> float:
         return self.config.geometry.checker_diameter * self.point_px
 
-    def read(self, frame: NDArray[np.uint8]) -> Observation:
-        """frame (H, W, 3) uint8 BGR -> ``Observation``."""
+    def read(self, frame: NDArray[np.uint8], *, consecutive: bool = False) -> Observation:
+        """frame (H, W, 3) uint8 BGR -> ``Observation``.
+
+        ``consecutive``: the frame follows the last one read, from the same camera (a live stream,
+        a video read frame by frame): what moved since then is not settled either
+        (``settle.moved_places``). Off for photos or frames sampled far apart."""
         if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError(f"expected an (H, W, 3) uint8 BGR frame, got {frame.shape} {frame.dtype}")
         cfg = self.config
@@ -444,6 +452,10 @@ class Recognizer:
                 cfg.geometry.tray_side,
                 ev,
             )
+            if consecutive and previous is not None and cfg.settle.motion_watch:
+                moved = moved_places(cfg.settle, masks, rect, previous, self.point_px)
+                if moved:
+                    found = dataclasses.replace(found, places=tuple(dict.fromkeys(found.places + moved)))
             if not cfg.settle.frame_watch:
                 return found
             # an arm over the frame: a hand may be over a board of nearly its own colour
@@ -455,6 +467,7 @@ class Recognizer:
                 return found
             return dataclasses.replace(found, places=tuple(dict.fromkeys(found.places + crossed)))
 
+        previous, self._previous = self._previous, rect
         found = _timed(timings, "settle", settle)
         unsettled = found.places
         unsettled = tuple(dict.fromkeys(unsettled + tuple(place_name(i) for i in strange)))

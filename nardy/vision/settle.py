@@ -289,6 +289,75 @@ def unsettled_places(
     return Unsettled(tuple(dict.fromkeys(places)), tuple(surely), grown, glare)
 
 
+_DECILES = np.arange(0.1, 0.95, 0.1)
+
+
+def _deciles(channel: U8) -> NDArray[np.float64]:
+    """The nine deciles of one uint8 channel (from its histogram)."""
+    cdf = np.cumsum(np.bincount(channel.reshape(-1), minlength=256)) / channel.size
+    return np.searchsorted(cdf, _DECILES).astype(np.float64)
+
+
+def _exposure_fit(now: U8, before: U8) -> tuple[float, float]:
+    """Gain and offset taking ``before`` to ``now`` (one uint8 colour channel): the line through
+    the two frames' deciles. A hand moving over the board changes where colours are, hardly how
+    many of each there are; the camera's exposure moves every decile."""
+    q_now, q_before = _deciles(now), _deciles(before)
+    spread = float(np.var(q_before))
+    if spread < 1.0:
+        return 1.0, float(np.median(q_now - q_before))
+    gain = float(np.mean((q_before - q_before.mean()) * (q_now - q_now.mean()))) / spread
+    return gain, float(q_now.mean() - gain * q_before.mean())
+
+
+def moved_places(
+    config: SettleConfig, masks: BoardMasks, rectified: U8, previous: U8, point_px: float
+) -> tuple[str, ...]:
+    """The places (``top[i]``, ``bottom[i]``, ``bar``) where the view changed since the frame before.
+
+    ``rectified`` and ``previous``: (h, w, 3) uint8 BGR views of two frames in a row, rectified
+    alike. A hand over a board of nearly its own colour hardly differs from the board, but it
+    moves. The light changing as a whole (a camera's exposure and white balance) is taken out
+    first, each channel fitted as a gain and an offset on the frame before's (clipped values
+    compared as clipped); then a pixel has moved when its change is ``motion_spreads`` of the
+    view's own frame-to-frame noise (1.4826 median changes) and at least ``motion_floor``, in a
+    patch of at least ``motion_area``: sensor noise, JPEG blocks and a die thrown are smaller.
+    """
+    if rectified.shape != previous.shape:
+        raise ValueError(f"views of two shapes: {rectified.shape} and {previous.shape}")
+    # at half the view's resolution (each pixel the mean of four: a quarter of the work, half the
+    # noise); a patch of ``motion_area`` is still 200 pixels
+    h, w = rectified.shape[0] // 2, rectified.shape[1] // 2
+    small_now = np.asarray(cv2.resize(rectified, (w, h), interpolation=cv2.INTER_AREA), np.uint8)
+    small_before = np.asarray(cv2.resize(previous, (w, h), interpolation=cv2.INTER_AREA), np.uint8)
+    fits = [_exposure_fit(small_now[:, :, c], small_before[:, :, c]) for c in range(3)]
+    now, before = small_now.astype(np.float32), small_before.astype(np.float32)
+    every = (slice(None, None, 2), slice(None, None, 2))
+    gain = np.array([f[0] for f in fits], np.float32)
+    offset = np.array([f[1] for f in fits], np.float32)
+    lo, hi = config.motion_clip
+    expected = np.clip(before * gain + offset, lo, hi)
+    change = np.clip(now, lo, hi, out=now)
+    change -= expected
+    size = np.sqrt(np.einsum("ijk,ijk->ij", change, change))
+    size = cv2.blur(size, (3, 3))
+    spread = 1.4826 * float(np.median(size[every]))
+    moved = (size > max(config.motion_floor, config.motion_spreads * spread)).astype(np.uint8)
+    area_px = (point_px / 2) ** 2  # a point width squared, in half-resolution pixels
+    least = config.motion_area * area_px
+    if cv2.countNonZero(moved) < least:
+        return ()
+    moved = np.asarray(cv2.morphologyEx(moved, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+    n, labels = cv2.connectedComponents(moved, connectivity=8)
+    area = np.bincount(labels.reshape(-1), minlength=n)
+    big = [k for k in range(1, n) if area[k] >= least]
+    if not big:
+        return ()
+    place = masks.place[: 2 * h : 2, : 2 * w : 2]
+    counts = np.bincount(place[np.isin(labels, big)].astype(np.intp) + 1, minlength=BAR_PLACE + 2)[1:]
+    return tuple(place_name(int(i)) for i in np.flatnonzero(counts >= config.place_area * area_px))
+
+
 @dataclass(frozen=True)
 class FrameSide:
     """Where one side's frame is sampled in a camera's frames (``frame_sides``)."""
