@@ -12,6 +12,9 @@ checker colour (the recognizer leaves those out of ``discs``) explains nothing. 
 large enough to be surely a hand (``grow_area``) the search reaches on through weaker differences
 (``reach``, on a smoothed difference) and across the narrow gaps the counted checkers leave, and
 every point, the bar and the tray that enough of it lies on is named.
+
+In a stream of frames, what changed since the frame before (``moved_places``) is not settled
+either: a hand over a board of nearly its own colour still moves.
 """
 
 from __future__ import annotations
