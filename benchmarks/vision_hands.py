@@ -14,14 +14,21 @@ discs with its first slot). Per frame:
 * *extra named*: places named that are not covered (over-caution costs the referee nothing while
   the hand is there, but it is reported).
 
-    python -m benchmarks.vision_hands [--n 300] [--seed 2]
+With ``--stream D`` each frame is read as the second of a stream: the frame before it (the same
+scene, dice and noise of its own) has the hand, and any checker it holds, ``D`` point widths further
+back along the arm, as a hand at work moves between two frames; the recognizer compares the two
+(``settle.moved_places``), as in a live session. Results go to ``vision_hands_stream.json``.
+
+    python -m benchmarks.vision_hands [--n 300] [--seed 2] [--stream D]
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -33,6 +40,8 @@ from nardy.vision.detect import Detector
 from nardy.vision.layout import layout_errors
 from nardy.vision.observation import Observation
 from nardy.vision.recognizer import Recognizer
+from nardy.vision.render import Hand
+from nardy.vision.scene import Sample, Scene
 
 SIZE = (1280, 720)
 CONFIDENT = 0.5
@@ -58,15 +67,35 @@ def _neighbours(places: tuple[str, ...]) -> set[str]:
     return out
 
 
-def run(n: int, seed: int) -> dict[str, Any]:
+def _frame_before(scene: Scene, sample: Sample, hand: Hand, back: float, seed: int) -> Sample:
+    """``sample`` drawn again with the hand (and the checker it holds) ``back`` point widths further
+    back along its arm, with sensor noise of its own."""
+    angle = math.radians(hand.from_deg)  # 0: the arm from beyond the bottom edge, 90: from the left
+    dx, dy = (
+        -math.sin(angle) * back * scene.geometry.point_width,
+        math.cos(angle) * back * scene.geometry.point_width,
+    )
+    loose = tuple(replace(c, x=c.x + dx, y=c.y + dy) for c in sample.meta["loose"])
+    return scene.render(
+        sample.layout,
+        dice=sample.meta["dice"],
+        hands=(replace(hand, x=hand.x + dx, y=hand.y + dy),),
+        loose=loose,
+        rng=np.random.default_rng([seed, 8, sample.meta["index"]]),
+    )
+
+
+def run(n: int, seed: int, stream: float | None = None) -> dict[str, Any]:
     config = RecognizerConfig()
     detector = Detector.load()
     records = []
     for scene, sample, hands in hand_set(n, seed, size=SIZE):
         covered = covered_places(scene, hands, sample.checkers)
         rec = Recognizer(config, sample.corners, detector=detector)
+        if stream is not None:
+            rec.read(_frame_before(scene, sample, hands[0], stream, seed).image)
         t0 = time.perf_counter()
-        obs = rec.read(sample.image)
+        obs = rec.read(sample.image, consecutive=stream is not None)
         ms = (time.perf_counter() - t0) * 1000.0
         named = set(obs.unsettled)
         # each place read on its own, as the referee weighs it (not the layout with fifteen a side,
@@ -129,8 +158,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=300, help="images (default 300)")
     parser.add_argument("--seed", type=int, default=2, help="seed of the set (default 2)")
+    parser.add_argument(
+        "--stream",
+        type=float,
+        metavar="D",
+        help="read each frame after one with the hand D point widths further back along its arm",
+    )
     args = parser.parse_args()
-    result = run(args.n, args.seed)
+    result = run(args.n, args.seed, args.stream)
     headers = [
         "group",
         "frames",
@@ -143,13 +178,19 @@ def main() -> None:
         "extra named",
     ]
     rows = summarise(result["records"])
-    print(f"vision hands: {args.n} synthetic {SIZE[0]}x{SIZE[1]} frames with a hand, seed {args.seed}")
+    streamed = (
+        "" if args.stream is None else f", each after a frame with the hand {args.stream:g} point widths back"
+    )
+    print(
+        f"vision hands: {args.n} synthetic {SIZE[0]}x{SIZE[1]} frames with a hand, seed {args.seed}{streamed}"
+    )
     print(table(headers, rows))
     path = write(
-        "vision_hands",
+        "vision_hands" if args.stream is None else "vision_hands_stream",
         {
             "n": args.n,
             "seed": args.seed,
+            "stream": args.stream,
             "size": list(SIZE),
             "confident": CONFIDENT,
             "table": {"headers": headers, "rows": rows},

@@ -152,4 +152,5 @@ def hand_set(
         dice = random_dice(scene, layout, rng, int(rng.integers(0, 3)))
         sample = scene.render(layout, dice=dice, hands=(hand,), loose=loose, rng=rng)
         sample.meta["index"] = k
+        sample.meta["dice"], sample.meta["loose"] = dice, loose  # to draw the same frame again
         yield scene, sample, (hand,)
