@@ -52,9 +52,11 @@ from nardy.vision.observation import CountReading, Observation, PointReading
 from nardy.vision.rectify import Intrinsics, RectifyMaps, rectify, rectify_maps
 from nardy.vision.settle import (
     FrameSide,
+    MotionFrame,
     Unsettled,
     frame_crossings,
     frame_sides,
+    motion_frame,
     moved_places,
     place_name,
     under_reflection,
@@ -136,8 +138,8 @@ class Recognizer:
         self._where_flat: NDArray[np.intp] | None = None
         self._tray: TrayView | None = None
         self._frame_sides: tuple[FrameSide, ...] = ()
-        self._previous: NDArray[np.uint8] | None = None
-        """The last frame's rectified view (``settle.moved_places``)."""
+        self._previous: MotionFrame | None = None
+        """The last frame's rectified view as the motion watch keeps it (``settle.moved_places``)."""
         self.memory: Groups = None
         """The two checker colours (``colour_groups``'s form) remembered from still frames that
         showed both; a frame that shows one colour only is read against them."""
@@ -452,8 +454,8 @@ class Recognizer:
                 cfg.geometry.tray_side,
                 ev,
             )
-            if consecutive and previous is not None and cfg.settle.motion_watch:
-                moved = moved_places(cfg.settle, masks, rect, previous, self.point_px)
+            if consecutive and previous is not None and view is not None:
+                moved = moved_places(cfg.settle, masks, view, previous, self.point_px)
                 if moved:
                     found = dataclasses.replace(found, places=tuple(dict.fromkeys(found.places + moved)))
             if not cfg.settle.frame_watch:
@@ -467,7 +469,8 @@ class Recognizer:
                 return found
             return dataclasses.replace(found, places=tuple(dict.fromkeys(found.places + crossed)))
 
-        previous, self._previous = self._previous, rect
+        view = _timed(timings, "settle", lambda: motion_frame(rect)) if cfg.settle.motion_watch else None
+        previous, self._previous = self._previous, view
         found = _timed(timings, "settle", settle)
         unsettled = found.places
         unsettled = tuple(dict.fromkeys(unsettled + tuple(place_name(i) for i in strange)))

@@ -295,58 +295,81 @@ def unsettled_places(
 _DECILES = np.arange(0.1, 0.95, 0.1)
 
 
-def _deciles(channel: U8) -> NDArray[np.float64]:
-    """The nine deciles of one uint8 channel (from its histogram)."""
-    cdf = np.cumsum(np.bincount(channel.reshape(-1), minlength=256)) / channel.size
-    return np.searchsorted(cdf, _DECILES).astype(np.float64)
+def _deciles(image: U8) -> NDArray[np.float64]:
+    """(3, 9) the nine deciles of each channel of a uint8 image (from its histograms)."""
+    hist = np.stack([cv2.calcHist([image], [c], None, [256], [0, 256]).reshape(-1) for c in range(3)])
+    cdf = np.cumsum(hist, axis=1, dtype=np.float64)
+    cdf = cdf / np.maximum(cdf[:, -1:], 1.0)
+    return np.asarray((cdf[:, :, None] < _DECILES).sum(axis=1), np.float64)
 
 
-def _exposure_fit(now: U8, before: U8) -> tuple[float, float]:
-    """Gain and offset taking ``before`` to ``now`` (one uint8 colour channel): the line through
-    the two frames' deciles. A hand moving over the board changes where colours are, hardly how
-    many of each there are; the camera's exposure moves every decile."""
-    q_now, q_before = _deciles(now), _deciles(before)
-    spread = float(np.var(q_before))
-    if spread < 1.0:
-        return 1.0, float(np.median(q_now - q_before))
-    gain = float(np.mean((q_before - q_before.mean()) * (q_now - q_now.mean()))) / spread
-    return gain, float(q_now.mean() - gain * q_before.mean())
+def _exposure_fit(q_now: NDArray[np.float64], q_before: NDArray[np.float64]) -> NDArray[np.float32]:
+    """(3, 4) the affine map taking the colours of a frame whose deciles are ``q_before`` to the
+    light of one whose deciles are ``q_now`` ((3, 9) each), a gain and an offset per channel: the
+    line through the two frames' deciles. A hand moving over the board changes where colours are,
+    hardly how many of each there are; the camera's exposure moves every decile."""
+    d_now = q_now - q_now.mean(axis=1, keepdims=True)
+    d_before = q_before - q_before.mean(axis=1, keepdims=True)
+    spread = (d_before * d_before).mean(axis=1)
+    flat = spread < 1.0  # one colour all over: only an offset tells
+    gain = np.where(flat, 1.0, (d_before * d_now).mean(axis=1) / np.maximum(spread, 1.0))
+    offset = np.where(
+        flat, np.median(q_now - q_before, axis=1), q_now.mean(axis=1) - gain * q_before.mean(axis=1)
+    )
+    affine = np.zeros((3, 4), np.float32)
+    affine[[0, 1, 2], [0, 1, 2]] = gain
+    affine[:, 3] = offset
+    return affine
+
+
+@dataclass(frozen=True)
+class MotionFrame:
+    """A rectified view as the motion watch compares it (``motion_frame``), kept for the next."""
+
+    small: U8
+    """(h // 2, w // 2, 3) uint8 BGR: the view at half resolution (each pixel the mean of four: a
+    quarter of the work, half the noise)."""
+    deciles: NDArray[np.float64]
+    """(3, 9) the deciles of each channel of ``small``."""
+
+
+def motion_frame(rectified: U8) -> MotionFrame:
+    """rectified (h, w, 3) uint8 BGR -> what ``moved_places`` compares."""
+    h, w = rectified.shape[0] // 2, rectified.shape[1] // 2
+    small = np.asarray(cv2.resize(rectified, (w, h), interpolation=cv2.INTER_AREA), np.uint8)
+    return MotionFrame(small, _deciles(small))
 
 
 def moved_places(
-    config: SettleConfig, masks: BoardMasks, rectified: U8, previous: U8, point_px: float
+    config: SettleConfig, masks: BoardMasks, now: MotionFrame, before: MotionFrame, point_px: float
 ) -> tuple[str, ...]:
     """The places (``top[i]``, ``bottom[i]``, ``bar``) where the view changed since the frame before.
 
-    ``rectified`` and ``previous``: (h, w, 3) uint8 BGR views of two frames in a row, rectified
-    alike. A hand over a board of nearly its own colour hardly differs from the board, but it
-    moves. The light changing as a whole (a camera's exposure and white balance) is taken out
-    first, each channel fitted as a gain and an offset on the frame before's (clipped values
-    compared as clipped); then a pixel has moved when its change is ``motion_spreads`` of the
-    view's own frame-to-frame noise (1.4826 median changes) and at least ``motion_floor``, in a
-    patch of at least ``motion_area``: sensor noise, JPEG blocks and a die thrown are smaller.
+    ``now`` and ``before``: two frames in a row, rectified alike (``motion_frame``). A hand over a
+    board of nearly its own colour hardly differs from the board, but it moves. The light changing
+    as a whole (a camera's exposure and white balance) is taken out first, each channel fitted as a
+    gain and an offset on the frame before's (clipped values compared as clipped); then a pixel
+    has moved when its change is ``motion_spreads`` of the view's own frame-to-frame noise (1.4826
+    median changes) and at least ``motion_floor``, in a patch of at least ``motion_area``: sensor
+    noise, JPEG blocks and a die thrown are smaller.
     """
-    if rectified.shape != previous.shape:
-        raise ValueError(f"views of two shapes: {rectified.shape} and {previous.shape}")
-    # at half the view's resolution (each pixel the mean of four: a quarter of the work, half the
-    # noise); a patch of ``motion_area`` is still 200 pixels
-    h, w = rectified.shape[0] // 2, rectified.shape[1] // 2
-    small_now = np.asarray(cv2.resize(rectified, (w, h), interpolation=cv2.INTER_AREA), np.uint8)
-    small_before = np.asarray(cv2.resize(previous, (w, h), interpolation=cv2.INTER_AREA), np.uint8)
-    fits = [_exposure_fit(small_now[:, :, c], small_before[:, :, c]) for c in range(3)]
-    now, before = small_now.astype(np.float32), small_before.astype(np.float32)
-    every = (slice(None, None, 2), slice(None, None, 2))
-    gain = np.array([f[0] for f in fits], np.float32)
-    offset = np.array([f[1] for f in fits], np.float32)
+    if now.small.shape != before.small.shape:
+        raise ValueError(f"views of two shapes: {now.small.shape} and {before.small.shape}")
+    h, w = now.small.shape[:2]
+    # the frame before as this one's light would show it: each channel's gain and offset
+    affine = _exposure_fit(now.deciles, before.deciles)
     lo, hi = config.motion_clip
-    expected = np.clip(before * gain + offset, lo, hi)
-    change = np.clip(now, lo, hi, out=now)
-    change -= expected
-    size = np.sqrt(np.einsum("ijk,ijk->ij", change, change))
+    expected = cv2.transform(before.small.astype(np.float32), affine)
+    np.clip(expected, lo, hi, out=expected)
+    seen = now.small.astype(np.float32)
+    change = cv2.subtract(np.clip(seen, lo, hi, out=seen), expected)
+    size = cv2.sqrt(cv2.transform(cv2.multiply(change, change), np.ones((1, 3), np.float32)))
     size = cv2.blur(size, (3, 3))
+    every = (slice(None, None, 2), slice(None, None, 2))
     spread = 1.4826 * float(np.median(size[every]))
     moved = (size > max(config.motion_floor, config.motion_spreads * spread)).astype(np.uint8)
-    area_px = (point_px / 2) ** 2  # a point width squared, in half-resolution pixels
+    area_px = (point_px / 2) ** 2  # a point width squared, in half-resolution pixels (a patch of
+    # ``motion_area`` is still 200 of them)
     least = config.motion_area * area_px
     if cv2.countNonZero(moved) < least:
         return ()

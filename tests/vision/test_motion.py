@@ -14,7 +14,7 @@ from nardy.vision.layout import BoardLayout
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.render import Die, Hand
 from nardy.vision.scene import Scene
-from nardy.vision.settle import moved_places
+from nardy.vision.settle import motion_frame, moved_places
 
 SIZE = (960, 540)
 SEEDS = (11, 12, 13, 14)
@@ -25,7 +25,7 @@ def _view(rec: Recognizer, frame: NDArray[np.uint8]) -> NDArray[np.uint8]:
 
 
 def _moved(rec: Recognizer, before: NDArray[np.uint8], now: NDArray[np.uint8]) -> tuple[str, ...]:
-    a, b = _view(rec, before), _view(rec, now)
+    a, b = motion_frame(_view(rec, before)), motion_frame(_view(rec, now))
     assert rec.masks is not None
     return moved_places(rec.config.settle, rec.masks, b, a, rec.point_px)
 
