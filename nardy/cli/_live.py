@@ -223,6 +223,8 @@ class SessionOptions:
     resume: bool = False
     web: bool = True
     lenient: bool = False
+    watch_motion: bool = True
+    """Take what changed since the last frame as a hand at work (off under a flickering lamp)."""
     options: dict[str, Any] = field(default_factory=dict)
     profile_path: Path | None = None
     """Where ``profile`` came from: the dashboard's calibration page saves and lists profiles there."""
@@ -275,6 +277,7 @@ class LiveSession:
             self.referee.variant.name,
             drift=_drift_monitor(profile),
             size=profile.image_size,
+            watch_motion=opts.watch_motion,
         )
         self.frames = LatestFrame(orientation, profile.corner_array, size=profile.image_size)
         if resumed is not None:

@@ -53,6 +53,12 @@ def register(subparsers: Any) -> None:
     s.add_argument("--mode", choices=["referee", "training"], default="referee", help="training shows hints")
     s.add_argument("--speed", type=float, default=1.0, help="video files and dice logs: times real time")
     s.add_argument("--lenient", action="store_true", help="accept dice lines without a checksum")
+    s.add_argument(
+        "--no-motion-watch",
+        action="store_true",
+        help="do not take what changed since the last frame for a hand at work (for a lamp that flickers "
+        "against the camera's frame rate, so that every frame differs)",
+    )
     s.set_defaults(func=run_serve)
 
     r = subparsers.add_parser(
@@ -68,6 +74,12 @@ def register(subparsers: Any) -> None:
     r.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     r.add_argument("--db", type=Path, default=None, help="also record the match in this database")
     r.add_argument("--json", action="store_true", help="print the record as JSON")
+    r.add_argument(
+        "--no-motion-watch",
+        action="store_true",
+        help="do not take what changed since the last frame for a hand at work (for a lamp that flickers "
+        "against the camera's frame rate, so that every frame differs)",
+    )
     r.set_defaults(func=run_replay)
 
 
@@ -105,6 +117,7 @@ def run_serve(args: argparse.Namespace) -> int:
             speed=args.speed,
             resume=args.resume,
             lenient=args.lenient,
+            watch_motion=not args.no_motion_watch,
             profile_path=args.profile,
         )
     )
@@ -153,6 +166,7 @@ def run_replay(args: argparse.Namespace) -> int:
         variant,
         drift=DriftMonitor(DriftConfig(), profile.corner_array, profile.geometry),
         size=profile.image_size,
+        watch_motion=not args.no_motion_watch,
     )
     store = recorder = None
     if args.db is not None:

@@ -71,8 +71,12 @@ class FrameReader:
         drift: DriftMonitor | None = None,
         drift_every: int = 10,
         size: tuple[int, int] | None = None,
+        watch_motion: bool = True,
     ) -> None:
         self.recognizer = recognizer
+        self.watch_motion = watch_motion
+        """Take what changed since the frame read before as not settled (``settle.moved_places``);
+        off where a lamp flickers against the camera's frame rate and every frame differs."""
         self.size = size
         self.orientation = orientation
         self.variant = variant
@@ -93,7 +97,7 @@ class FrameReader:
         if self.drift is not None:
             self._watch(frame)
         # a stream: what moved since the frame read before is not settled
-        observation = self.recognizer.read(frame, consecutive=True)
+        observation = self.recognizer.read(frame, consecutive=self.watch_motion)
         self.last_observation = observation
         self.frames += 1
         return reading_from_observation(observation, self.orientation, self.variant)
