@@ -69,9 +69,10 @@ def _place(masks: BoardMasks, x: float, y: float) -> str:
     return place_name(i if y < h / 2 else POINTS_PER_ROW + i)
 
 
-def _named(masks: BoardMasks, found: NDArray[np.bool_], least: float) -> tuple[str, ...]:
-    """The places (``top[i]``, ``bottom[i]``, ``bar``) at least ``least`` pixels of ``found`` lie on."""
-    counts = np.bincount(masks.place[found].astype(np.intp) + 1, minlength=BAR_PLACE + 2)[1:]
+def _named(place: NDArray[np.integer], found: NDArray[np.bool_], least: float) -> tuple[str, ...]:
+    """The places (``top[i]``, ``bottom[i]``, ``bar``) at least ``least`` pixels of ``found`` lie on;
+    ``place`` is ``BoardMasks.place`` (or a subsampling of it, of ``found``'s shape)."""
+    counts = np.bincount(place[found].astype(np.intp) + 1, minlength=BAR_PLACE + 2)[1:]
     return tuple(place_name(int(i)) for i in np.flatnonzero(counts >= least))
 
 
@@ -254,7 +255,7 @@ def unsettled_places(
             shines = [k for k in big if is_glare(config, masks, ev, labels == k, free, point_px)]
             if shines:
                 big = [k for k in big if k not in shines]
-                glare = _named(masks, np.isin(labels, shines), config.place_area * point_area)
+                glare = _named(masks.place, np.isin(labels, shines), config.place_area * point_area)
     if big:
         seeds = np.isin(labels, big).astype(np.uint8)
         grown = seeds > 0
@@ -270,7 +271,7 @@ def unsettled_places(
             _, parts = cv2.connectedComponents(joined, connectivity=8)
             keep = np.unique(parts[np.isin(labels, grow)])
             grown |= np.isin(parts, keep[keep > 0]) & (near > 0)
-        places.extend(_named(masks, grown, config.place_area * point_area))
+        places.extend(_named(masks.place, grown, config.place_area * point_area))
         if tray_side is not None and grow:  # only a sure hand: a small patch there is the frame's bevel
             edge = (
                 grown[:, w - margin - 2 : w - margin]
@@ -379,9 +380,8 @@ def moved_places(
     big = [k for k in range(1, n) if area[k] >= least]
     if not big:
         return ()
-    place = masks.place[: 2 * h : 2, : 2 * w : 2]
-    counts = np.bincount(place[np.isin(labels, big)].astype(np.intp) + 1, minlength=BAR_PLACE + 2)[1:]
-    return tuple(place_name(int(i)) for i in np.flatnonzero(counts >= config.place_area * area_px))
+    place = masks.place[: 2 * h : 2, : 2 * w : 2]  # the half-resolution view's places
+    return _named(place, np.isin(labels, big), config.place_area * area_px)
 
 
 @dataclass(frozen=True)
