@@ -24,7 +24,8 @@ class RectifyConfig:
     default_focal: float = 1.0
     """Focal length, as a multiple of the frame width, when the view is too straight-on to estimate it."""
     prefilter: bool = True
-    """Halve the frame (cv2.pyrDown) while one rectified pixel spans more than ``max_span`` frame pixels."""
+    """Halve the frame (means of 2x2 pixels) while one rectified pixel spans more than ``max_span`` frame
+    pixels."""
     max_span: float = 2.2
     """See ``prefilter``."""
 
