@@ -11,9 +11,9 @@ from nardy.vision.rectify import rectify, rectify_maps
 def test_halving_the_frame_first_keeps_the_lookup_where_it_was() -> None:
     """A board that fills the frame is halved before the lookup; the halved frame's pixels must be
     found where the lookup expects them. Against the lookup on the full frame (a smooth pattern, so
-    neither view aliases), the two rectified views agree to a hundredth of a pixel (a 5-tap
-    pyramid halving, whose pixels sit half a frame pixel from where 2x2 means do, was 0.09 and
-    0.24 pixels off)."""
+    neither view aliases), the two rectified views agree to 0.03 of a pixel (0.008 measured; a
+    5-tap pyramid halving, whose pixels sit half a frame pixel from where 2x2 means do, was 0.09
+    and 0.24 pixels off)."""
     size = (1280, 720)
     corners = np.array([[140.0, 60.0], [1150.0, 70.0], [1160.0, 660.0], [130.0, 650.0]])
     rng = np.random.default_rng(3)
@@ -31,8 +31,8 @@ def test_halving_the_frame_first_keeps_the_lookup_where_it_was() -> None:
 
 
 def test_the_halved_crop_is_whole_blocks_inside_the_frame() -> None:
-    """Whatever the corners, the crop the lookup reads is whole 2x2 blocks (so each halved pixel is
-    the mean of exactly four) and lies inside the frame."""
+    """Whatever the corners, the crop the lookup reads is whole blocks (so each halved pixel is the
+    mean of a whole block) and lies inside the frame."""
     rng = np.random.default_rng(11)
     for _ in range(20):
         w, h = int(rng.integers(900, 2000)), int(rng.integers(600, 1200))
