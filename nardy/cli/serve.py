@@ -22,6 +22,16 @@ def _options(pairs: list[str]) -> dict[str, Any]:
     return parse(pairs)
 
 
+def _motion_watch_flag(parser: argparse.ArgumentParser) -> None:
+    """``--no-motion-watch``, shared by serve and replay (``FrameReader.watch_motion``)."""
+    parser.add_argument(
+        "--no-motion-watch",
+        action="store_true",
+        help="do not take what changed since the last frame for a hand at work (for a lamp that flickers "
+        "against the camera's frame rate, so that every frame differs)",
+    )
+
+
 def register(subparsers: Any) -> None:
     s = subparsers.add_parser(
         "serve",
@@ -53,12 +63,7 @@ def register(subparsers: Any) -> None:
     s.add_argument("--mode", choices=["referee", "training"], default="referee", help="training shows hints")
     s.add_argument("--speed", type=float, default=1.0, help="video files and dice logs: times real time")
     s.add_argument("--lenient", action="store_true", help="accept dice lines without a checksum")
-    s.add_argument(
-        "--no-motion-watch",
-        action="store_true",
-        help="do not take what changed since the last frame for a hand at work (for a lamp that flickers "
-        "against the camera's frame rate, so that every frame differs)",
-    )
+    _motion_watch_flag(s)
     s.set_defaults(func=run_serve)
 
     r = subparsers.add_parser(
@@ -74,12 +79,7 @@ def register(subparsers: Any) -> None:
     r.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     r.add_argument("--db", type=Path, default=None, help="also record the match in this database")
     r.add_argument("--json", action="store_true", help="print the record as JSON")
-    r.add_argument(
-        "--no-motion-watch",
-        action="store_true",
-        help="do not take what changed since the last frame for a hand at work (for a lamp that flickers "
-        "against the camera's frame rate, so that every frame differs)",
-    )
+    _motion_watch_flag(r)
     r.set_defaults(func=run_replay)
 
 

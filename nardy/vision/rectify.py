@@ -114,17 +114,17 @@ def rectify_maps(
     while config.prefilter and span / (2**levels) > config.max_span and levels < 3:
         levels += 1
     frame_points = pix.astype(np.float32)
-    margin = 4 * 2**levels
+    step = 2**levels  # frame pixels per pixel of the halved frame
+    margin = 4 * step
     x0, y0 = (int(max(0, np.floor(v) - margin)) for v in pix.reshape(-1, 2).min(axis=0))
     x1 = int(min(frame_size[0], np.ceil(pix[:, :, 0].max()) + margin))
     y1 = int(min(frame_size[1], np.ceil(pix[:, :, 1].max()) + margin))
     # a crop whose sides are whole multiples of the halving's step is averaged in exact blocks
     # (and by OpenCV's quick path); it gives up less of the margin than one step
-    step = 2**levels
     x1, y1 = x0 + (x1 - x0) // step * step, y0 + (y1 - y0) // step * step
     if x1 <= x0 or y1 <= y0:
         raise ValueError(f"the board corners {corners.tolist()} lie outside the frame")
-    pix = (pix - [x0, y0] + 0.5) / (2**levels) - 0.5
+    pix = (pix - [x0, y0] + 0.5) / step - 0.5
     m1, m2 = cv2.convertMaps(pix[:, :, 0].astype(np.float32), pix[:, :, 1].astype(np.float32), cv2.CV_16SC2)
     return RectifyMaps(
         np.asarray(m1),
