@@ -939,6 +939,10 @@ class Referee:
             clear_view = self._decode(turn, reading.without_suspects(), judging)
             if clear_view.kind not in _ALARMS:
                 return ("suspect", turn.mover, turn.roll, reading.most_likely()[0]), lambda: None
+            if chosen.kind == "illegal" and clear_view.kind == "unsure":
+                # the offence is plain only with what the covered points show: without them the
+                # board is doubtful, or may be a legal play, so ask for a look rather than call it
+                chosen = clear_view
             if (
                 clear_view.verdict is not None
                 and not clear_view.verdict.legal

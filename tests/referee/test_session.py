@@ -1541,10 +1541,12 @@ def test_a_clear_record_is_not_re_read_however_long_a_point_is_misread(table: Ma
 
 
 def _named(position: Position, places: dict[str, int]) -> BoardReading:
-    """``position`` read surely, with ``places`` (name -> white's point) called unsettled."""
+    """``position`` read surely (a checker more or fewer anywhere e^8.3 less likely: one point
+    in plain view is enough to call an offence), with ``places`` (name -> white's point) called
+    unsettled."""
     from nardy.referee.reading import row_neighbourhood
 
-    seen = BoardReading.certain(position)
+    seen = BoardReading.certain(position, 0.9995)
     suspect = frozenset(p for point in places.values() for p in row_neighbourhood(point))
     return BoardReading(
         seen.points, seen.bar, seen.off, False, tuple(places), suspect, tuple(places.items())
@@ -1589,3 +1591,36 @@ def test_an_offence_beside_a_place_just_called_unsettled_waits_for_it_to_stand(t
     assert ILLEGAL_PLAY not in t.alerts() and "illegal" not in t.kinds()
     t.see(_named(shown, PILE), frames=10)
     assert ILLEGAL_PLAY in t.alerts()
+
+
+@pytest.mark.parametrize("covered", [True, False])
+def test_an_offence_shown_only_with_the_points_something_lay_over_is_asked_about(
+    table: Make, covered: bool
+) -> None:
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    # white plays 24/14, one pip short of 6-5. Point 13 says so (five checkers, not six: e^5.3)
+    # and so does point 14, where the camera reads the checker that landed (e^4.6 more). When
+    # a die lies on point 14, the board without it is only doubtful (e^5.3, under the 7 an
+    # offence of the mover's own needs): the referee asks for a look rather than call the play
+    legal = start.apply("24/13")
+    points: list[dict[int, float]] = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in legal.points]
+    points[12] = {5: 0.995, 6: 0.005}
+    points[13] = {1: 0.99, 0: 0.01}
+    reading = BoardReading.from_distributions(
+        points,
+        ({0: 1.0}, {0: 1.0}),
+        None,
+        settled=not covered,
+        unsettled=("point 14",) if covered else (),
+        suspect=frozenset({14}) if covered else frozenset(),
+    )
+    t.see(reading, frames=15)
+    assert (ILLEGAL_PLAY in t.alerts()) is not covered
+    assert (LOOK in t.alerts()) is covered
+    if covered:
+        assert "may show an illegal play" in t.ref.alerts[LOOK].text
+    else:
+        assert "pips" in t.last("illegal").data["reason"]
