@@ -148,6 +148,12 @@ def test_an_illegal_board_read_differently_from_frame_to_frame_still_raises_the_
     assert len([e for e in t.ref.bus.history if e.kind == "illegal"]) == 1  # said once, not per reading
 
 
+def _spread(position: Position) -> list[dict[int, float]]:
+    """Each point of ``position`` read with confidence 0.98, a count more or fewer 0.01 each (a
+    distribution per point, to be made less sure here and there before it becomes a reading)."""
+    return [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in position.points]
+
+
 def _between(seen: Position, near: Position, gap: float) -> BoardReading:
     """A reading that favours ``seen`` over ``near`` by ``gap`` (log), shared out over the
     places where they differ, and is sure of every other place."""
@@ -714,7 +720,7 @@ def _half_seen_24_13(t: Table, gone: float) -> None:
     start = Position.initial("short")
     t.show(start)
     t.roll(6, 5)
-    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in start.apply("24/13").points]
+    points = _spread(start.apply("24/13"))
     points[17] = {0: gone, 1: 1 - gone}  # point 18: is the checker still there (24/18) or gone on?
     points[12] = {6: gone, 5: 1 - gone}  # point 13: did it arrive?
     t.see(BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), None), frames=20)
@@ -734,7 +740,7 @@ def _misread_white_6_and_8(position: Position, sure: float, torn: bool = False) 
     """``position``, except that a checker of white's 6-point is read on white's 8-point with
     probability ``sure``; ``torn``: also whether white's 24/13 stopped on 18 (as in
     ``_half_seen_24_13``)."""
-    points: list[dict[int, float]] = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in position.points]
+    points: list[dict[int, float]] = _spread(position)
     six, eight = position.points[5], position.points[7]
     points[5] = {six - 1: sure, six: 1 - sure}
     points[7] = {eight + 1: sure, eight: 1 - sure}
@@ -829,7 +835,7 @@ def test_a_wrong_board_as_the_throw_starts_a_turn_must_hold_before_the_alarm(tab
 def _reading_torn_between_24_13_and_24_18_13_8(lean: float) -> BoardReading:
     """After white's 6-5 from the start, a camera that cannot tell 24/13 from 24/18 13/8: it gives
     ``lean`` to the first at each of the three points where they differ, and is sure of the rest."""
-    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in Position.initial("short").apply("24/13").points]
+    points = _spread(Position.initial("short").apply("24/13"))
     points[17] = {0: lean, 1: 1 - lean}  # point 18: empty (24/13) or a checker stopped (24/18)
     points[12] = {6: lean, 4: 1 - lean}  # point 13: one more, or one gone on to 8
     points[7] = {3: lean, 4: 1 - lean}  # point 8
@@ -872,7 +878,7 @@ def test_a_doubtful_play_is_not_re_read_when_two_other_plays_fit_the_next_board(
     # black plays; the board now shows a white checker plainly on 18 (so not 24/13), but whether the
     # 5 was 13/8 or 8/3 the camera cannot tell: the record is not changed on a guess
     truth = Position.initial("short").apply("24/18 13/8").with_turn(Color.BLACK).apply("8/5 6/5")
-    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in truth.points]
+    points = _spread(truth)
     points[12] = {4: 0.5, 5: 0.5}  # point 13
     points[7] = {4: 0.5, 2: 0.5}  # point 8
     points[2] = {0: 0.5, 1: 0.5}  # point 3
@@ -931,7 +937,7 @@ def test_a_throw_over_a_changed_board_seen_only_with_a_die_on_it_ends_the_play(t
     t.roll(6, 5)
     # the play is made, but a die lies on point 13 and the camera reads black checkers there and
     # beside it: checkers that cannot have come from anywhere, unless the die is the cause
-    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in start.apply("24/13").points]
+    points = _spread(start.apply("24/13"))
     points[12] = points[11] = {-2: 1.0}
     t.see(
         BoardReading.from_distributions(
@@ -961,7 +967,7 @@ def test_an_illegal_play_beside_a_die_is_named_by_what_the_points_in_plain_view_
     # white moves two checkers 6 pips each with 6-5; a die lies on black's point 19 and the
     # camera reads one of its checkers on the point beside it, as if black had moved too
     seen = start.apply("13/7 13/7")
-    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in seen.points]
+    points = _spread(seen)
     points[18], points[19] = {-4: 0.98, -5: 0.02}, {-1: 0.98, 0: 0.02}
     reading = BoardReading.from_distributions(
         points, ({0: 1.0}, {0: 1.0}), None, unsettled=("point 19",), suspect=frozenset({18, 19, 20})
@@ -976,7 +982,7 @@ def test_an_illegal_play_beside_a_die_is_named_by_what_the_points_in_plain_view_
 def _glare_on_blacks_head(position: Position, colour_at: dict[int, dict[int, float]]) -> BoardReading:
     """Long nardy under a reflection over black's head (point 12): the camera reads it empty
     (the few checkers it sees at all it counts short), and is unsure of the colour elsewhere."""
-    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in position.points]
+    points = _spread(position)
     points[11] = {0: 0.99, -14: 0.008, -15: 0.002}
     for p, dist in colour_at.items():
         points[p - 1] = dist
@@ -1281,7 +1287,7 @@ def test_an_illegal_play_still_there_once_the_hand_is_gone_was_not_put_right(tab
 def _missing_a_checker(position: Position, point: int) -> BoardReading:
     """``position`` (none on the bar or off) as a camera reads it that cannot see the checker
     on ``point`` (a corner the view cuts off): every other place read as it is."""
-    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in position.points]
+    points = _spread(position)
     points[point - 1] = {0: 0.98, 1: 0.01, -1: 0.01}
     empty = {0: 0.98, 1: 0.02}
     return BoardReading.from_distributions(points, (empty, empty), (empty, empty))
@@ -1606,7 +1612,7 @@ def test_an_offence_shown_only_with_the_points_something_lay_over_is_asked_about
     # a die lies on point 14, the board without it is only doubtful (e^5.3, under the 7 an
     # offence of the mover's own needs): the referee asks for a look rather than call the play
     legal = start.apply("24/13")
-    points: list[dict[int, float]] = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in legal.points]
+    points: list[dict[int, float]] = _spread(legal)
     points[12] = {5: 0.995, 6: 0.005}
     points[13] = {1: 0.99, 0: 0.01}
     reading = BoardReading.from_distributions(
