@@ -34,7 +34,7 @@ def _mean_rows(x: F64, weights: F64) -> F64:
     arithmetic, without its overhead."""
     w = weights.reshape(-1, 1)
     total = w.sum(axis=0)
-    if np.any(total == 0.0):
+    if float(total[0]) == 0.0:
         raise ZeroDivisionError("Weights sum to zero, can't be normalized")
     return np.asarray((x * w).sum(axis=0) / total, dtype=np.float64)
 

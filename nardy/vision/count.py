@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from nardy.vision.config import CountConfig
 from nardy.vision.detect import LayerHead
-from nardy.vision.stats import median
+from nardy.vision.stats import clamp, median
 
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
@@ -54,7 +54,7 @@ def column_profiles(
     """Best score along each column, allowing a sideways slip: ((C, h) float32, (C, h) x of it)."""
     h, w = score.shape
     slip = max(1, int(round(config.slip * point_px)))
-    xs = np.clip(np.round(column_x).astype(int)[:, None] + np.arange(-slip, slip + 1)[None, :], 0, w - 1)
+    xs = clamp(np.rint(column_x).astype(int)[:, None] + np.arange(-slip, slip + 1)[None, :], 0, w - 1)
     vals = score[:, xs]  # (h, C, 2*slip+1)
     # prefer the centre line a little, so flat responses do not wander
     penalty = config.slip_penalty * (np.arange(-slip, slip + 1) / slip) ** 2
@@ -72,7 +72,7 @@ def column_cover(config: CountConfig, difference: F32, column_x: NDArray[np.floa
     half = max(1, int(round(config.cover_width * point_px)))
     capped = np.minimum(difference, np.float32(config.cover_cap))
     smooth = cv2.boxFilter(capped, cv2.CV_32F, (2 * half + 1, 1))
-    xs = np.clip(np.round(column_x).astype(int), 0, w - 1)
+    xs = clamp(np.rint(column_x).astype(int), 0, w - 1)
     return np.ascontiguousarray(smooth[:, xs].T * np.float32(1.0 / config.cover_cap))
 
 
@@ -216,6 +216,8 @@ def count_lines(
     bottoms: list[Line] = []
     best_n, best_m = np.divmod(np.argmax(joint.reshape(k1 * k1, n_col), axis=0), k1)
     p_top, p_bottom = p.sum(axis=1), p.sum(axis=0)  # (K+1, C) each
+    # (as lists, once: the loop below reads a few numbers of each column)
+    all_xs, all_scores = slips.tolist(), profiles.tolist()
     for c in range(n_col):
         n, m = int(best_n[c]), int(best_m[c])
         # where may the top line end given the bottom one?
@@ -231,7 +233,7 @@ def count_lines(
         else:
             bottom_limit = h - 1
         ys_bot = [h - 1 - y for y in _trace(best, n_col + c, m, bottom_limit, steps, reach)]
-        xs, scores = slips[c].tolist(), profiles[c].tolist()
+        xs, scores = all_xs[c], all_scores[c]
         full_top: list[int] = []
         full_bot: list[int] = []
         if 0 < full <= len(prefix):

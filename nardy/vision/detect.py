@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from typing import Any
 
@@ -221,10 +222,17 @@ class Detector:
         hid = np.maximum(((x - self.mean) / self.std) @ self.w1 + self.b1, 0)
         return np.asarray(hid @ self.w2 + np.float32(self.b2), dtype=np.float32)
 
+    @cached_property
+    def _folded(self) -> tuple[F32, F32]:
+        """The first layer's (hidden, N_FEATURES) weights and (hidden,) biases with the standardisation
+        folded in (worked out once, not per frame)."""
+        w1 = np.asarray((self.w1 / self.std[:, None]).T, dtype=np.float32)
+        b1 = np.asarray(self.b1 - (self.mean / self.std) @ self.w1, dtype=np.float32)
+        return w1, b1
+
     def log_odds_columns(self, x: F32) -> F32:
         """``log_odds`` of (N_FEATURES, N) float32 features, one column per place (the faster layout)."""
-        w1 = (self.w1 / self.std[:, None]).T  # the standardisation folded into the first layer
-        b1 = self.b1 - (self.mean / self.std) @ self.w1
+        w1, b1 = self._folded
         hid = w1 @ x
         hid += b1[:, None]
         # the ReLU (as a threshold: a zero's sign cannot change the sum below, which adds b2)

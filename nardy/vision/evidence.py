@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from nardy.vision.config import EvidenceConfig
 from nardy.vision.masks import EDGE, FIELD, OUTSIDE, POINT0, POINT1, BoardMasks
-from nardy.vision.stats import median, median_and_quantile
+from nardy.vision.stats import clamp, median, median_and_quantile
 
 F32 = NDArray[np.float32]
 
@@ -80,7 +80,7 @@ def _gain_field(
     if len(ratio) < 20:
         return np.ones(shape, np.float32)
     cell = (ys * cy // h) * cx + (xs * cx // w)
-    clipped = np.clip(ratio, 0.3, 3.0)
+    clipped = clamp(ratio, 0.3, 3.0)
     count = np.bincount(cell, minlength=cx * cy)
     mean = np.bincount(cell, weights=clipped, minlength=cx * cy) / np.maximum(count, 1)
     # one round of trimming: drop ratios far from their cell's mean (checkers over the seeds)
@@ -110,7 +110,8 @@ def _gain_field(
     gv = ((np.arange(h, dtype=np.float32) + 0.5) / h - 0.5)[:, None]
     gain = (c2 + c3 * gu) * gv  # the terms in v ...
     gain += c0 + c1 * gu + c4 * gu * gu  # ... and in u alone
-    return np.asarray(np.clip(gain, 0.5, 2.0, out=gain), dtype=np.float32)
+    np.maximum(gain, 0.5, out=gain)
+    return np.asarray(np.minimum(gain, 2.0, out=gain), dtype=np.float32)
 
 
 def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.uint8]) -> Evidence:

@@ -62,7 +62,7 @@ from nardy.vision.settle import (
     under_reflection,
     unsettled_places,
 )
-from nardy.vision.stats import median, window_means
+from nardy.vision.stats import clamp, median, window_means
 from nardy.vision.tray import TrayView, board_to_frame, off_counts, read_tray, row_light, tray_view
 
 T = TypeVar("T")
@@ -280,7 +280,7 @@ class Recognizer:
                 """(n, 3) Lab colours round ``centres``, with (some of) the uneven light undone on the
                 lightness, so light and dark are judged alike everywhere."""
                 c = np.rint(np.asarray(centres, dtype=np.float64).reshape(-1, 2)).astype(np.intp)
-                ys, xs = np.clip(c[:, 1], 0, h - 1), np.clip(c[:, 0], 0, w - 1)
+                ys, xs = clamp(c[:, 1], 0, h - 1), clamp(c[:, 0], 0, w - 1)
                 # the k x k box blur of the Lab view there (only where it is looked at)
                 cols = np.asarray(window_means(ev.lab, ys, xs, k), dtype=np.float64)
                 gain = np.asarray(ev.gain[ys, xs], dtype=np.float64) ** correction

@@ -31,6 +31,7 @@ from nardy.vision.config import SettleConfig
 from nardy.vision.evidence import WHITE, Evidence
 from nardy.vision.geometry import POINTS_PER_ROW, BoardGeometry
 from nardy.vision.masks import BAR_PLACE, EDGE, OUTSIDE, BoardMasks
+from nardy.vision.stats import median
 
 F32 = NDArray[np.float32]
 U8 = NDArray[np.uint8]
@@ -196,7 +197,7 @@ def is_glare(
     if float((lift[beyond] > config.glare_lift).mean()) < config.glare_tail:
         return False
     near = difference[y0:y1, x0:x1][beyond]
-    return float(np.median(near)) >= config.glare_soft * config.unexplained
+    return float(median(near)) >= config.glare_soft * config.unexplained
 
 
 def unsettled_places(
@@ -315,7 +316,7 @@ def _exposure_fit(q_now: NDArray[np.float64], q_before: NDArray[np.float64]) -> 
     flat = spread < 1.0  # one colour all over: only an offset tells
     gain = np.where(flat, 1.0, (d_before * d_now).mean(axis=1) / np.maximum(spread, 1.0))
     offset = np.where(
-        flat, np.median(q_now - q_before, axis=1), q_now.mean(axis=1) - gain * q_before.mean(axis=1)
+        flat, median(q_now - q_before, axis=1), q_now.mean(axis=1) - gain * q_before.mean(axis=1)
     )
     affine = np.zeros((3, 4), np.float32)
     affine[[0, 1, 2], [0, 1, 2]] = gain
@@ -367,7 +368,7 @@ def moved_places(
     size = cv2.sqrt(cv2.transform(cv2.multiply(change, change), np.ones((1, 3), np.float32)))
     size = cv2.blur(size, (3, 3))
     every = (slice(None, None, 2), slice(None, None, 2))
-    spread = 1.4826 * float(np.median(size[every]))
+    spread = 1.4826 * float(median(np.asarray(size[every], dtype=np.float32)))
     moved = (size > max(config.motion_floor, config.motion_spreads * spread)).astype(np.uint8)
     area_px = (point_px / 2) ** 2  # a point width squared, in half-resolution pixels (a patch of
     # ``motion_area`` is still 200 of them)
@@ -487,14 +488,14 @@ def _off_the_light(config: SettleConfig, lab: NDArray[np.float64], side: FrameSi
     when it is ``frame_spreads`` of the rest's spread off it."""
     course = side.basis @ (side.fit @ lab)
     off = np.linalg.norm(lab - course, axis=2)
-    spread = np.maximum(1.4826 * np.median(off, axis=1), config.frame_floor)
+    spread = np.maximum(1.4826 * median(off, axis=1), config.frame_floor)
     keep = off < config.frame_keep * spread[:, None]
     for r in np.flatnonzero(~keep.all(axis=1)):
         if keep[r].sum() < side.basis.shape[1] + 2:
             continue
         coef, *_ = np.linalg.lstsq(side.basis[keep[r]], lab[r][keep[r]], rcond=None)
         off[r] = np.linalg.norm(lab[r] - side.basis @ coef, axis=1)
-        spread[r] = max(1.4826 * float(np.median(off[r][keep[r]])), config.frame_floor)
+        spread[r] = max(1.4826 * float(median(off[r][keep[r]])), config.frame_floor)
     return np.asarray(off > config.frame_spreads * spread[:, None], dtype=np.bool_)
 
 

@@ -168,16 +168,16 @@ def _median(x: F64, axis: int = 0) -> F64:
     return np.asarray(median(x, axis), dtype=np.float64)
 
 
-def _swing(lightness: F64, period: int, ahead: bool) -> F64:
-    """(rows,) how much ``lightness`` (rows,) swings at ``period`` rows over the ``period`` rows from
-    each row on (``ahead``) or up to it: the stripes a row of standing checkers makes."""
+def _swings(lightness: F64, period: int) -> tuple[F64, F64]:
+    """(rows,) each: how much ``lightness`` (rows,) swings at ``period`` rows over the ``period`` rows
+    from each row on, and over those up to it: the stripes a row of standing checkers makes."""
     k = np.arange(period)
-    pad = np.pad(lightness, (period - 1, period - 1), mode="edge")
+    pad = np.concatenate([np.full(period - 1, lightness[0]), lightness, np.full(period - 1, lightness[-1])])
     c = np.correlate(pad, np.cos(2 * np.pi * k / period), "valid")
     s = np.correlate(pad, np.sin(2 * np.pi * k / period), "valid")
-    m = np.hypot(c, s)
+    m = np.asarray(np.hypot(c, s), dtype=np.float64)
     n = len(lightness)
-    return np.asarray(m[period - 1 : period - 1 + n] if ahead else m[:n], dtype=np.float64)
+    return m[period - 1 : period - 1 + n], m[:n]
 
 
 def row_evidence(config: TrayConfig, rows: F64, floor: NDArray[np.bool_]) -> F64:
@@ -188,7 +188,7 @@ def row_evidence(config: TrayConfig, rows: F64, floor: NDArray[np.bool_]) -> F64
     dab = np.linalg.norm(rows[:, 1:] - ref[1:], axis=1)
     period = max(2, int(round(config.px_per_pitch)))
     # stripes on both sides of a row, so the row beyond a line's last checker shows none
-    stripe = np.minimum(_swing(rows[:, 0], period, True), _swing(rows[:, 0], period, False))
+    stripe = np.minimum(*_swings(rows[:, 0], period))
     spreads = (
         max(config.lightness_floor, 1.4826 * float(_median(dl[floor]))),
         max(config.chroma_floor, 1.4826 * float(_median(dab[floor]))),
@@ -211,8 +211,11 @@ def end_edges(config: TrayConfig, view: TrayView, rows: F64) -> F64:
     spread = max(config.edge_floor, 1.4826 * float(_median(step[view.floor])))
     sharp = np.minimum(step / spread, config.feature_cap)
     reach = config.edge_reach
-    padded = np.pad(sharp, reach, constant_values=-np.inf)
-    near = np.max([padded[k : k + n_rows] for k in range(2 * reach + 1)], axis=0)  # max within reach
+    padded = np.full(n_rows + 2 * reach, -np.inf)
+    padded[reach : reach + n_rows] = sharp
+    near = padded[:n_rows].copy()  # the max within reach
+    for k in range(1, 2 * reach + 1):
+        np.maximum(near, padded[k : k + n_rows], out=near)
     b = np.clip(view.ends, 0, n_rows - 1)
     out = np.where((view.ends >= 0) & (view.ends < n_rows), near[b] - config.edge_unlike, 0.0)
     out[:, 0] = 0.0

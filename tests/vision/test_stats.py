@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from nardy.vision.stats import PAIR_FROM, median, median_and_quantile, window_means
+from nardy.vision.stats import PAIR_FROM, clamp, median, median_and_quantile, window_means
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 8, PAIR_FROM, PAIR_FROM + 1, PAIR_FROM + 2, 1001])
@@ -37,3 +37,14 @@ def test_window_means_are_cv2_blur_at_the_pixels_asked_for_borders_included(k: i
     xs = np.array([0, 30, 0, 30, 15, 1, 29, 17], dtype=np.intp)
     blurred = cv2.blur(image, (k, k))
     assert np.array_equal(window_means(image, ys, xs, k), blurred[ys, xs])
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.intp, np.float32, np.float64])
+def test_clamp_is_numpys_clip_in_the_arrays_own_type(dtype: type) -> None:
+    x = (np.random.default_rng(3).normal(size=(5, 7)) * 40).astype(dtype)
+    for lo, hi in ((0, 30), (-10, -10), (-3.5, 2.25)):
+        if np.issubdtype(dtype, np.integer) and not float(lo).is_integer():
+            continue
+        clamped = clamp(x, lo, hi)
+        assert clamped.dtype == np.dtype(dtype)
+        assert np.array_equal(clamped, np.clip(x, lo, hi))
