@@ -82,6 +82,36 @@ def _disc(size: float) -> U8:
     return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (n, n)), dtype=np.uint8)
 
 
+def _disc_rectangles(size: float) -> list[tuple[int, int]]:
+    """``_disc(size)`` as a union of rectangles centred on it, each (width, height) in pixels: for
+    each width a row of it has, a rectangle that wide and as tall as the rows at least that wide
+    (the disc's rows are centred, the same above and below its middle row, and widen towards it)."""
+    disc = _disc(size)
+    c = disc.shape[0] // 2
+    tallest: dict[int, int] = {}
+    for dy in range(c + 1):
+        xs = np.flatnonzero(disc[c - dy])
+        if xs.size:
+            half = c - int(xs[0])
+            tallest[half] = max(tallest.get(half, 0), dy)
+    return [(2 * half + 1, 2 * dy + 1) for half, dy in sorted(tallest.items())]
+
+
+def closed_by_disc(mask: U8, size: float) -> U8:
+    """``cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(size))`` of a (h, w) uint8 mask, the same
+    pixels, in about two thirds of the time: a dilation by a union of shapes is the largest of the
+    dilations by each, an erosion the least of the erosions, and OpenCV dilates and erodes by a
+    rectangle far faster than by a disc of its size."""
+    boxes = [np.ones((height, width), np.uint8) for width, height in _disc_rectangles(size)]
+    grown = np.asarray(cv2.dilate(mask, boxes[0]), np.uint8)
+    for box in boxes[1:]:
+        np.maximum(grown, cv2.dilate(mask, box), out=grown)
+    closed = np.asarray(cv2.erode(grown, boxes[0]), np.uint8)
+    for box in boxes[1:]:
+        np.minimum(closed, cv2.erode(grown, box), out=closed)
+    return closed
+
+
 def _whiter(
     config: SettleConfig, ev: Evidence, region: NDArray[np.int8], lab: F32, lift: F32
 ) -> NDArray[np.bool_]:
@@ -268,7 +298,7 @@ def unsettled_places(
             near = np.asarray(cv2.morphologyEx(near, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
             near |= seeds
             # join the pieces the counted checkers (and small gaps) cut a hand or an arm into
-            joined = cv2.morphologyEx(near, cv2.MORPH_CLOSE, _disc(config.bridge * point_px))
+            joined = closed_by_disc(near, config.bridge * point_px)
             _, parts = cv2.connectedComponents(joined, connectivity=8)
             keep = np.unique(parts[np.isin(labels, grow)])
             grown |= np.isin(parts, keep[keep > 0]) & (near > 0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -12,6 +13,7 @@ from nardy.vision.layout import BoardLayout
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.render import Hand
 from nardy.vision.scene import Scene
+from nardy.vision.settle import _disc, closed_by_disc
 
 SIZE = (960, 540)
 
@@ -66,3 +68,19 @@ def test_hand_set_is_seeded_and_has_a_hand_on_the_board() -> None:
     for _, hands in a:
         (hand,) = hands
         assert 0.0 <= hand.x <= 1.0 and 0.0 <= hand.y <= 0.8
+
+
+@pytest.mark.parametrize("size", [1.0, 5.0, 13.0, 26.0, 27.0, 41.0])
+def test_a_hand_s_pieces_are_joined_as_a_closing_by_the_disc_would_join_them(size: float) -> None:
+    # the quicker closing gives the very pixels of OpenCV's closing by the disc, at the view's edges too
+    rng = np.random.default_rng(int(size))
+    kernel = _disc(size)
+    for trial in range(40):
+        mask = (rng.random((210, 262)) < rng.uniform(0.002, 0.3)).astype(np.uint8)
+        if trial % 2:  # pieces of an arm: a few blobs, some cut by the view's edge
+            mask[:] = 0
+            for _ in range(int(rng.integers(1, 5))):
+                centre = (int(rng.integers(-20, 282)), int(rng.integers(-20, 230)))
+                cv2.circle(mask, centre, int(rng.integers(3, 50)), 1, -1)
+        expected = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+        assert np.array_equal(closed_by_disc(mask, size), expected)
