@@ -28,6 +28,9 @@ class RectifyConfig:
     pixels."""
     max_span: float = 2.2
     """See ``prefilter``."""
+    side_margin: float = 0.25
+    """Width of the strip beyond the playing area's left and right edges that the view also shows
+    (point widths): a pile on a corner point leans out past the edge from an oblique camera."""
 
 
 @dataclass(frozen=True)

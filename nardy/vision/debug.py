@@ -27,7 +27,7 @@ def draw_observation(
     maps = observation.debug.get("maps")
     if not isinstance(maps, RectifyMaps):
         return out
-    scale = max(1.0, float(np.linalg.norm(c[1] - c[0])) / maps.size[0])
+    scale = max(1.0, float(np.linalg.norm(c[1] - c[0])) / (maps.size[0] - 2 * maps.left))
     radius = max(3, int(round(diameter_px / 2 * scale)))
     lines = {"top": observation.debug.get("tops", []), "bottom": observation.debug.get("bottoms", [])}
     for row in ROWS:

@@ -24,7 +24,7 @@ same features in the gaps of a full line, which tells whether a checker of a hig
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from importlib import resources
 from typing import Any
@@ -185,6 +185,8 @@ class Detector:
     upper: LayerHead | None = None
     """The same kind of head for the layers above the second, over the middles of the neighbours of the
     layer under them."""
+    side_margin: float | None = None
+    """The ``RectifyConfig.side_margin`` of the views it was fitted on (None: not recorded)."""
 
     @classmethod
     def from_dict(
@@ -215,7 +217,9 @@ class Detector:
             raise ValueError(
                 f"detector model has {len(model['mean'])} features, this code makes {N_FEATURES}"
             )
-        return cls.from_dict(model, data.get("layer"), data.get("upper"))
+        margin = data.get("side_margin")
+        detector = cls.from_dict(model, data.get("layer"), data.get("upper"))
+        return replace(detector, side_margin=None if margin is None else float(margin))
 
     def log_odds(self, x: F32) -> F32:
         """(N, N_FEATURES) float32 -> (N,) float32 log-odds of a checker centre."""

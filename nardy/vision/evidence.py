@@ -71,15 +71,21 @@ class Evidence:
 
 
 def _gain_field(
-    ratio_pts: tuple[NDArray[np.intp], NDArray[np.intp], F32], shape: tuple[int, int], cells: tuple[int, int]
+    ratio_pts: tuple[NDArray[np.intp], NDArray[np.intp], F32],
+    shape: tuple[int, int],
+    cells: tuple[int, int],
+    area_x: tuple[int, int] | None = None,
 ) -> F32:
-    """A smooth brightness gain over the board fitted to seed pixels' lightness ratios."""
+    """A smooth brightness gain over the board fitted to seed pixels' lightness ratios; the cells
+    divide the playing area (view x ``area_x``, all of it when None), and the fit runs on past it."""
     ys, xs, ratio = ratio_pts
-    h, w = shape
+    h, full_w = shape
+    x0, x1 = (0, full_w) if area_x is None else area_x
+    w = x1 - x0
     cx, cy = cells
     if len(ratio) < 20:
         return np.ones(shape, np.float32)
-    cell = (ys * cy // h) * cx + (xs * cx // w)
+    cell = (ys * cy // h) * cx + ((xs - x0) * cx // w)
     clipped = clamp(ratio, 0.3, 3.0)
     count = np.bincount(cell, minlength=cx * cy)
     mean = np.bincount(cell, weights=clipped, minlength=cx * cy) / np.maximum(count, 1)
@@ -106,7 +112,7 @@ def _gain_field(
         res = np.abs(a @ coef - med)
         good = res <= max(3 * float(median(res)), 0.02)
     c0, c1, c2, c3, c4 = (float(c) for c in coef)
-    gu = ((np.arange(w, dtype=np.float32) + 0.5) / w - 0.5)[None, :]
+    gu = ((np.arange(-x0, full_w - x0, dtype=np.float32) + 0.5) / w - 0.5)[None, :]
     gv = ((np.arange(h, dtype=np.float32) + 0.5) / h - 0.5)[:, None]
     gain = (c2 + c3 * gu) * gv  # the terms in v ...
     gain += c0 + c1 * gu + c4 * gu * gu  # ... and in u alone
@@ -135,7 +141,10 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
     looks[OUTSIDE] = looks[FIELD]
     # ... and the light falling on it: a smooth gain fitted to the seeds' lightness
     gain = _gain_field(
-        (np.concatenate(ratio_y), np.concatenate(ratio_x), np.concatenate(ratios)), (h, w), config.gain_cells
+        (np.concatenate(ratio_y), np.concatenate(ratio_x), np.concatenate(ratios)),
+        (h, w),
+        config.gain_cells,
+        masks.area_x,
     )
     # the expected look of every pixel, by a lookup on its region (and the point's own look at its edges)
     table = np.zeros((1, 256, 3), np.float32)

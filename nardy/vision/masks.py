@@ -60,6 +60,8 @@ class BoardMasks:
     bar_x: float
     px_per_unit: float
     size: tuple[int, int]
+    area_x: tuple[int, int]
+    """View x of the playing area's left and right edges (the view may show a strip beyond each)."""
 
 
 def board_masks(
@@ -68,11 +70,13 @@ def board_masks(
     size: tuple[int, int],
     edge_margin: float,
     surface: NDArray[np.float32] | None = None,
+    left: int = 0,
 ) -> BoardMasks:
     """Masks for a rectified view of ``size`` (w, h); ``edge_margin`` in point widths.
 
     ``surface`` (h, w, 2): the board-surface (x, y) seen at each rectified pixel (see
-    ``RectifyMaps.surface``); the regions of the board's surface are drawn through it.
+    ``RectifyMaps.surface``); the regions of the board's surface are drawn through it. ``left``: the
+    view's x of the playing area's left edge (``RectifyMaps.left``).
     """
     w, h = size
     s = px_per_unit
@@ -82,7 +86,7 @@ def board_masks(
     margin_px = max(1, int(round(edge_margin * geometry.point_width * s)))
     for row in ROWS:
         for i in range(POINTS_PER_ROW):
-            tri = geometry.triangle(row, i) * s
+            tri = geometry.triangle(row, i) * s + [left, 0.0]
             parity = i % 2 if row == "top" else (i + 1) % 2
             pts = np.round(tri * 16).astype(np.int32)
             cv2.fillPoly(inside[parity], [pts], 1, cv2.LINE_8, 4)
@@ -100,7 +104,7 @@ def board_masks(
     def through(m: NDArray[np.uint8]) -> NDArray[np.uint8]:
         if surface is None:
             return m
-        sx = np.asarray(surface[:, :, 0] * s - 0.5, np.float32)
+        sx = np.asarray(surface[:, :, 0] * s - 0.5 + left, np.float32)
         sy = np.asarray(surface[:, :, 1] * s - 0.5, np.float32)
         return np.asarray(cv2.remap(m, sx, sy, cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
@@ -118,7 +122,9 @@ def board_masks(
     edge_parity = (near1 < near0).astype(np.int8)
     bar = np.zeros((h, w), np.uint8)
     bar[
-        :, int(round(geometry.half_width * s)) : int(round((geometry.half_width + geometry.bar_width) * s))
+        :,
+        left + int(round(geometry.half_width * s)) : left
+        + int(round((geometry.half_width + geometry.bar_width) * s)),
     ] = 1
     region[through(bar) > 0] = BAR
     if surface is not None:
@@ -134,7 +140,7 @@ def board_masks(
     y1 = int(np.floor((geometry.height - geometry.point_len) * s)) - margin_px
     if y1 > y0:
         band[y0:y1] = region[y0:y1] == FIELD
-    cols = np.array([geometry.point_x(i) * s for i in range(POINTS_PER_ROW)])
+    cols = np.array([geometry.point_x(i) * s + left for i in range(POINTS_PER_ROW)])
     thin = np.zeros((h, w), bool)
     thin[::2, ::2] = True
     seeds = {
@@ -154,7 +160,8 @@ def board_masks(
         in_column = np.abs(xs - cx) < half
         place[: h // 2, in_column] = i
         place[h // 2 :, in_column] = POINTS_PER_ROW + i
-    bar_x0, bar_x1 = geometry.half_width * s, (geometry.half_width + geometry.bar_width) * s
+    bar_x0 = geometry.half_width * s + left
+    bar_x1 = (geometry.half_width + geometry.bar_width) * s + left
     place[:, (xs >= bar_x0) & (xs < bar_x1)] = BAR_PLACE
     edge_index = np.nonzero(is_edge)
     outside = (region == OUTSIDE).astype(np.uint8)
@@ -178,7 +185,8 @@ def board_masks(
         inside_weight,
         cols,
         place,
-        geometry.bar_x * s,
+        geometry.bar_x * s + left,
         s,
         size,
+        (left, w - left),
     )

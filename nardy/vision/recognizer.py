@@ -132,6 +132,12 @@ class Recognizer:
             else (np.asarray(colours[0], np.float64), np.asarray(colours[1], np.float64))
         )
         self.detector = detector or Detector.load(config.detect.model or None)
+        fitted = self.detector.side_margin
+        if fitted is not None and fitted != config.rectify.side_margin:
+            raise ValueError(
+                f"the detector was fitted on views with a side margin of {fitted} point widths, "
+                f"the configuration has {config.rectify.side_margin}"
+            )
         self._maps: RectifyMaps | None = None
         self._masks: BoardMasks | None = None
         self._where: NDArray[np.bool_] | None = None
@@ -156,6 +162,7 @@ class Recognizer:
                 self._maps.size,
                 cfg.evidence.edge_margin,
                 self._maps.surface,
+                self._maps.left,
             )
             w, h = self._maps.size
             where = np.zeros((h, w), bool)

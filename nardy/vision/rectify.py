@@ -54,6 +54,8 @@ class RectifyMaps:
     frame_size: tuple[int, int]
     frame_points: NDArray[np.float32]
     """(h, w, 2) frame (x, y) that each rectified pixel shows."""
+    left: int = 0
+    """Rectified x of the playing area's left edge (the view's strip beyond it, ``side_margin``)."""
 
     def to_frame(self, points: NDArray[np.floating]) -> NDArray[np.float64]:
         """Rectified (N, 2) pixel (x, y) -> frame (N, 2) pixel (x, y)."""
@@ -85,7 +87,9 @@ def rectify_maps(
         cam = pose_from_homography(h, frame_size, default_focal=config.default_focal)
     s = config.point_px / geometry.point_width
     w, hh = int(round(s)), int(round(s * geometry.height))
-    xs = (np.arange(w, dtype=np.float64) + 0.5) / s
+    left = int(round(config.side_margin * config.point_px))
+    w += 2 * left
+    xs = (np.arange(w, dtype=np.float64) - left + 0.5) / s
     ys = (np.arange(hh, dtype=np.float64) + 0.5) / s
     gx, gy = np.meshgrid(xs, ys)
     z = -config.lift * geometry.checker_height
@@ -137,6 +141,7 @@ def rectify_maps(
         surface,
         frame_size,
         frame_points,
+        left,
     )
 
 

@@ -266,8 +266,9 @@ def unsettled_places(
     point_px = float(masks.column_x[1] - masks.column_x[0])
     # the strip along the playing area's edge shows the frame's bevel and shadow from oblique views
     margin = int(round(config.edge_margin * point_px))
+    x0, x1 = masks.area_x
     inner = np.zeros((h, w), np.uint8)
-    inner[margin : h - margin, margin : w - margin] = 1
+    inner[margin : h - margin, x0 + margin : x1 - margin] = 1
     free = inner & (explained == 0)
     other = (difference > config.unexplained).astype(np.uint8) & free
     other = cv2.morphologyEx(other, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -305,9 +306,9 @@ def unsettled_places(
         places.extend(_named(masks.place, grown, config.place_area * point_area))
         if tray_side is not None and grow:  # only a sure hand: a small patch there is the frame's bevel
             edge = (
-                grown[:, w - margin - 2 : w - margin]
+                grown[:, x1 - margin - 2 : x1 - margin]
                 if tray_side == "right"
-                else grown[:, margin : margin + 2]
+                else grown[:, x0 + margin : x0 + margin + 2]
             )
             if edge.any(axis=1).sum() >= config.tray_reach * point_px:
                 places.append("off")
@@ -317,6 +318,8 @@ def unsettled_places(
             surely = list(places)
     # a checker-like disc that no line explains: a checker in motion
     loose = (score > config.loose_score) & (explained == 0)
+    loose[:, :x0] = False
+    loose[:, x1:] = False
     if loose.any():
         ys, xs = np.nonzero(loose)
         j = int(np.argmax(score[ys, xs]))

@@ -2,9 +2,13 @@ import dataclasses
 
 import cv2
 import numpy as np
+import pytest
 
-from nardy.vision.config import RectifyConfig
+from nardy.vision.config import RecognizerConfig, RectifyConfig
+from nardy.vision.detect import Detector
 from nardy.vision.geometry import BoardGeometry
+from nardy.vision.masks import OUTSIDE, board_masks
+from nardy.vision.recognizer import Recognizer
 from nardy.vision.rectify import rectify, rectify_maps
 
 
@@ -47,3 +51,42 @@ def test_the_halved_crop_is_whole_blocks_inside_the_frame() -> None:
         assert (rx1 - rx0) % step == 0 and (ry1 - ry0) % step == 0
         frame = np.zeros((h, w, 3), np.uint8)
         assert rectify(maps, frame).shape == (maps.size[1], maps.size[0], 3)
+
+
+def test_a_side_margin_widens_the_view_and_moves_the_board_by_it() -> None:
+    """With a side margin the view also shows a strip past the playing area's left and right edges:
+    the playing area is the same pixels as without one, ``left`` pixels further right, and the
+    masks' columns, bar and playing area move with it, the strips being OUTSIDE."""
+    size = (1280, 720)
+    corners = np.array([[260.0, 120.0], [1020.0, 135.0], [1080.0, 640.0], [200.0, 620.0]])
+    geometry = BoardGeometry()
+    plain = rectify_maps(RectifyConfig(side_margin=0.0), geometry, corners, size)
+    wide = rectify_maps(RectifyConfig(side_margin=0.5), geometry, corners, size)
+    left = wide.left
+    assert plain.left == 0 and left == 10
+    assert wide.size == (plain.size[0] + 2 * left, plain.size[1])
+    inner = slice(left, left + plain.size[0])
+    np.testing.assert_allclose(wide.frame_points[:, inner], plain.frame_points, atol=1e-3)
+    np.testing.assert_allclose(wide.surface[:, inner], plain.surface, atol=1e-5)
+    # the strips see past the edges: left of x = 0 and right of x = 1 on the board
+    assert (wide.surface[:, : left - 1, 0] < 0).all() and (wide.surface[:, -left + 1 :, 0] > 1).all()
+    a = board_masks(geometry, plain.px_per_unit, plain.size, 0.06, plain.surface)
+    b = board_masks(geometry, wide.px_per_unit, wide.size, 0.06, wide.surface, left)
+    assert a.area_x == (0, plain.size[0]) and b.area_x == (left, left + plain.size[0])
+    np.testing.assert_allclose(b.column_x, a.column_x + left)
+    assert b.bar_x == a.bar_x + left
+    assert (b.region[:, inner] == a.region).mean() > 0.999
+    assert (b.region[:, : left - 1] == OUTSIDE).all() and (b.region[:, -left + 1 :] == OUTSIDE).all()
+    assert (b.place[:, inner] == a.place).all()
+
+
+def test_a_detector_fitted_on_another_margin_is_refused(detector: Detector) -> None:
+    """The detector reads the view it was fitted on: a configuration with another side margin is
+    refused when the recognizer is made, not read wrong."""
+    assert detector.side_margin == RecognizerConfig().rectify.side_margin
+    corners = np.array([[260.0, 120.0], [1020.0, 135.0], [1080.0, 640.0], [200.0, 620.0]])
+    config = RecognizerConfig()
+    other = dataclasses.replace(config, rectify=dataclasses.replace(config.rectify, side_margin=0.0))
+    with pytest.raises(ValueError, match="side margin"):
+        Recognizer(other, corners, detector=detector)
+    Recognizer(config, corners, detector=detector)  # the shipped pair
