@@ -28,7 +28,7 @@ class RectifyConfig:
     pixels."""
     max_span: float = 2.2
     """See ``prefilter``."""
-    side_margin: float = 0.25
+    side_margin: float = 0.0
     """Width of the strip beyond the playing area's left and right edges that the view also shows
     (point widths): a pile on a corner point leans out past the edge from an oblique camera."""
 

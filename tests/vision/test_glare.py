@@ -98,14 +98,10 @@ def test_a_reflection_on_a_stack_leaves_it_a_stack_but_a_sleeve_there_is_a_hand(
     # measured: 32 of 36 settled, 8 of them with the stack named as lit (24 and 0 before a stack
     # in a reflection was told from a hand); the sleeve settles 4 of 36 times, before and after, and
     # 5 since edges are bounded by the board's strong ones: on seed 68's white painted field the pale
-    # sleeve over a three-stack is then taken for the stack, read two points along. With the view's
-    # side strips and the detector fitted on them, 6: seeds 62 and 68's bottom stacks are now
-    # unsettled, and 61's, and both of 67's (oak), settled (the 300 hand frames of
-    # benchmarks/vision_hands.py: 74.7% called unsettled against 72.3%, a covered place read
-    # wrongly and not named 24.7% against 25.7%)
+    # sleeve over a three-stack is then taken for the stack, read two points along
     assert settled >= 30
     assert named >= 6
-    assert sleeves_settled <= 6
+    assert sleeves_settled <= 5
 
 
 def test_a_reflection_fading_out_over_white_points_is_not_a_hand(detector: Detector) -> None:

@@ -86,7 +86,7 @@ def test_a_detector_fitted_on_another_margin_is_refused(detector: Detector) -> N
     assert detector.side_margin == RecognizerConfig().rectify.side_margin
     corners = np.array([[260.0, 120.0], [1020.0, 135.0], [1080.0, 640.0], [200.0, 620.0]])
     config = RecognizerConfig()
-    other = dataclasses.replace(config, rectify=dataclasses.replace(config.rectify, side_margin=0.0))
+    other = dataclasses.replace(config, rectify=dataclasses.replace(config.rectify, side_margin=0.25))
     with pytest.raises(ValueError, match="side margin"):
         Recognizer(other, corners, detector=detector)
     Recognizer(config, corners, detector=detector)  # the shipped pair
