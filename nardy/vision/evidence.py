@@ -74,13 +74,13 @@ def _gain_field(
     ratio_pts: tuple[NDArray[np.intp], NDArray[np.intp], F32],
     shape: tuple[int, int],
     cells: tuple[int, int],
-    area_x: tuple[int, int] | None = None,
+    area_x: tuple[int, int],
 ) -> F32:
     """A smooth brightness gain over the board fitted to seed pixels' lightness ratios; the cells
-    divide the playing area (view x ``area_x``, all of it when None), and the fit runs on past it."""
+    divide the playing area (view x ``area_x``), and the fit runs on past it."""
     ys, xs, ratio = ratio_pts
     h, full_w = shape
-    x0, x1 = (0, full_w) if area_x is None else area_x
+    x0, x1 = area_x
     w = x1 - x0
     cx, cy = cells
     if len(ratio) < 20:

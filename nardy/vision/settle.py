@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import cv2
@@ -82,10 +83,12 @@ def _disc(size: float) -> U8:
     return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (n, n)), dtype=np.uint8)
 
 
-def _disc_rectangles(size: float) -> list[tuple[int, int]]:
-    """``_disc(size)`` as a union of rectangles centred on it, each (width, height) in pixels: for
-    each width a row of it has, a rectangle that wide and as tall as the rows at least that wide
-    (the disc's rows are centred, the same above and below its middle row, and widen towards it)."""
+@lru_cache(maxsize=8)
+def _disc_rectangles(size: float) -> tuple[U8, ...]:
+    """``_disc(size)`` as a union of rectangles centred on it, each an all-ones (height, width)
+    kernel: for each width a row of it has, a rectangle that wide and as tall as the rows at least
+    that wide (the disc's rows are centred, the same above and below its middle row, and widen
+    towards it). Kept per size: the settle stage asks for the same disc on every frame."""
     disc = _disc(size)
     c = disc.shape[0] // 2
     tallest: dict[int, int] = {}
@@ -94,7 +97,7 @@ def _disc_rectangles(size: float) -> list[tuple[int, int]]:
         if xs.size:
             half = c - int(xs[0])
             tallest[half] = max(tallest.get(half, 0), dy)
-    return [(2 * half + 1, 2 * dy + 1) for half, dy in sorted(tallest.items())]
+    return tuple(np.ones((2 * dy + 1, 2 * half + 1), np.uint8) for half, dy in sorted(tallest.items()))
 
 
 def closed_by_disc(mask: U8, size: float) -> U8:
@@ -102,7 +105,7 @@ def closed_by_disc(mask: U8, size: float) -> U8:
     pixels, in about two thirds of the time: a dilation by a union of shapes is the largest of the
     dilations by each, an erosion the least of the erosions, and OpenCV dilates and erodes by a
     rectangle far faster than by a disc of its size."""
-    boxes = [np.ones((height, width), np.uint8) for width, height in _disc_rectangles(size)]
+    boxes = _disc_rectangles(size)
     grown = np.asarray(cv2.dilate(mask, boxes[0]), np.uint8)
     for box in boxes[1:]:
         np.maximum(grown, cv2.dilate(mask, box), out=grown)
