@@ -98,11 +98,17 @@ def _lines(config: CountConfig, s: F64, diameter: float, max_line: int) -> F64:
     # window of the previous level, shifted by ``hi`` (NEG before the start)
     padded = np.full((n_seq, hi + length), NEG)
     window = np.ones((1, hi - lo + 1), np.uint8)
+    start = first_lo  # no line of k + 1 discs ends before index first_lo + k * lo: NEG there
     for k in range(1, max_line):
+        start += lo
+        if start >= length:
+            break
         padded[:, hi:] = best[k - 1]
-        cand = cv2.dilate(padded, window, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT, borderValue=NEG)
-        cand = cand[:, :length]
-        best[k] = np.where(cand > NEG / 2, cand + s, NEG)
+        cand = cv2.dilate(
+            padded[:, start:], window, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT, borderValue=NEG
+        )
+        cand = cand[:, : length - start]
+        best[k, :, start:] = np.where(cand > NEG / 2, cand + s[:, start:], NEG)
     return best
 
 
