@@ -161,7 +161,8 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
             np.minimum(expected[..., 0], WHITE, out=expected[..., 0])
         delta = np.subtract(pixels, expected, out=expected)  # (in place: fewer big arrays to fill)
         np.multiply(delta, delta, out=delta)
-        return np.asarray(cv2.sqrt(cv2.transform(delta, sq_weights)), dtype=np.float32)
+        squared = np.asarray(cv2.transform(delta, sq_weights), dtype=np.float32)
+        return np.sqrt(squared, out=squared)  # (numpy's root: see root_magnitude below)
 
     dist = distance(lab, np.asarray(cv2.LUT(masks.region3, table), dtype=np.float32), gain)
     if masks.edge_index[0].size:
@@ -229,6 +230,11 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
     inv = np.float32(1.0 / scale)
     gy2 *= inv
     gx2 *= inv
+    # (numpy's square roots, not OpenCV's magnitude and roots: those are now and then a bit off,
+    # depending on where in memory the arrays lie, and a frame must read the same in any process)
+    root_magnitude = gx2 + gy2
+    np.sqrt(root_magnitude, out=root_magnitude)
+    np.sqrt(root_magnitude, out=root_magnitude)
     return Evidence(
         lab,
         diff,
@@ -240,7 +246,7 @@ def evidence(config: EvidenceConfig, masks: BoardMasks, rectified: NDArray[np.ui
         d2,
         dist,
         gain,
-        np.asarray(cv2.sqrt(cv2.magnitude(gxn, gyn)), dtype=np.float32),
+        root_magnitude,
         looks,
         config.dark_offset,
         diff if settle_diff is None else settle_diff,
