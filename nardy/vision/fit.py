@@ -42,7 +42,7 @@ from nardy.vision.evidence import evidence
 from nardy.vision.geometry import ROWS
 from nardy.vision.layout import BoardLayout
 from nardy.vision.recognizer import Recognizer
-from nardy.vision.rectify import rectify
+from nardy.vision.rectify import RectifyMaps, rectify
 from nardy.vision.scene import Sample, Scene, random_layout, synthetic_set
 from nardy.vision.style import BOARD_FAMILIES, CHECKER_SETS, BoardStyle
 from nardy.vision.texture import point_parity
@@ -82,10 +82,10 @@ def sample_points(
     feats = features(config.detect, ev, d)
     h, w = feats.shape[:2]
     s = maps.px_per_unit
-    left = maps.left  # the view's x of the playing area's left edge
+    at = maps.from_board
     g = config.geometry
-    singles = np.array([[c.x * s + left, c.y * s] for c in sample.checkers if c.level == 0]).reshape(-1, 2)
-    upper = np.array([[c.x * s + left, c.y * s] for c in sample.checkers if c.level > 0]).reshape(-1, 2)
+    singles = np.array([at(c.x, c.y) for c in sample.checkers if c.level == 0]).reshape(-1, 2)
+    upper = np.array([at(c.x, c.y) for c in sample.checkers if c.level > 0]).reshape(-1, 2)
     pos: list[tuple[float, float]] = [tuple(p) for p in singles]
     neg: list[tuple[float, float]] = []
     off: list[tuple[float, float]] = []
@@ -94,17 +94,17 @@ def sample_points(
     for row in ROWS:
         for i in range(12):
             if point_parity(row, i) in hard_bases and sample.layout.row(row)[i].count == 0:
-                x, y = g.slot(row, i, 0.0)
-                bases.add((x * s + left, y * s))
+                bases.add(at(*g.slot(row, i, 0.0)))
             for k in np.arange(0, 12, 0.5):
                 x, y = g.slot(row, i, float(k))
-                neg.append((x * s + left, y * s))
+                neg.append(at(x, y))
                 # and anywhere between the slots: a line may start a little way from the base
                 _, y = g.slot(row, i, float(k) + rng.uniform(0.1, 0.4))
-                neg.append((x * s + left, y * s))
+                vx, vy = at(x, y)
+                neg.append((vx, vy))
                 # a little to the side: what a sideways search along the point also looks at
                 side = rng.choice([-1.0, 1.0]) * rng.uniform(0.08, 0.2) * pw
-                neg.append((x * s + left + side, y * s))
+                neg.append((vx + side, vy))
     for p in singles:
         for dy in (-0.5, 0.5, -0.3, 0.3):
             q = (p[0], p[1] + dy * d)
@@ -117,12 +117,12 @@ def sample_points(
             near = np.min(np.hypot(singles[:, 0] - q[0], singles[:, 1] - q[1]))
             (off if near < 0.55 * d else neg).append(q)
     for _ in range(60):
-        neg.append((rng.uniform(left, w - left), rng.uniform(0, h)))
+        neg.append((rng.uniform(maps.left, w - maps.left), rng.uniform(0, h)))
     # dice and the cube are not checkers: their centres and round them (counted as hard)
     props: list[tuple[float, float]] = []
     for x, y in sample.meta.get("dice_and_cube", []):
         for dx, dy in ((0, 0), (0.2, 0), (-0.2, 0), (0, 0.2), (0, -0.2)):
-            props.append(((x + dx * g.point_width) * s + left, (y + dy * g.point_width) * s))
+            props.append(at(x + dx * g.point_width, y + dy * g.point_width))
     keep = []
     allc = np.vstack([singles, upper]) if len(upper) else singles
     for x, y in neg:
@@ -150,9 +150,9 @@ def sample_points(
 
 def _full_lines(
     sample: Sample, config: RecognizerConfig, detector: Detector
-) -> tuple[list[Line], list[F32], F32, float, float, int]:
+) -> tuple[list[Line], list[F32], F32, float, RectifyMaps]:
     """The full lines the count stage finds on one sample, with the feature maps, the score map, the
-    checker diameter (px), the pixels per board unit and the view's x of the playing area's left edge."""
+    checker diameter (px) and the view's lookup maps."""
     rec = Recognizer(config, sample.corners, detector=detector)
     maps = rec.prepare((sample.image.shape[1], sample.image.shape[0]))
     masks = rec._masks
@@ -165,14 +165,14 @@ def _full_lines(
     cover = column_cover(config.count, ev.difference, masks.column_x, rec.point_px)
     tops, bottoms = count_lines(config.count, profiles, slips, d, config.count.max_line, cover)
     full = [line for line in tops + bottoms if len(line.centres) >= config.geometry.line_capacity]
-    return full, fmaps, score, d, maps.px_per_unit, maps.left
+    return full, fmaps, score, d, maps
 
 
 def layer_points(sample: Sample, config: RecognizerConfig, detector: Detector) -> tuple[F64, F64]:
     """Gap features (N, F) and labels (N,) of the full lines the count stage finds on one sample: 1 when
     a checker of a higher layer lies over the gap."""
-    lines, fmaps, score, d, s, left = _full_lines(sample, config, detector)
-    upper = np.array([[c.x * s + left, c.y * s] for c in sample.checkers if c.level > 0]).reshape(-1, 2)
+    lines, fmaps, score, d, maps = _full_lines(sample, config, detector)
+    upper = np.array([maps.from_board(c.x, c.y) for c in sample.checkers if c.level > 0]).reshape(-1, 2)
     xs, ys = [], []
     for line in lines:
         xs.append(gap_features(fmaps, score, line, d))
@@ -189,7 +189,7 @@ def upper_points(sample: Sample, config: RecognizerConfig, detector: Detector) -
     the count stage finds on one sample (as ``nardy.vision.count.layer_counts`` looks at them: the
     middles of the neighbours of the layer under each): 1 when a checker of that layer or higher lies
     there."""
-    lines, fmaps, score, d, s, left = _full_lines(sample, config, detector)
+    lines, fmaps, score, d, maps = _full_lines(sample, config, detector)
     xs, ys = [], []
     for line in lines:
         below = line.centres
@@ -199,7 +199,7 @@ def upper_points(sample: Sample, config: RecognizerConfig, detector: Detector) -
                 ((x0 + x1) / 2, (y0 + y1) / 2) for (x0, y0), (x1, y1) in zip(below, below[1:], strict=False)
             )
             xs.append(gap_features(fmaps, score, Line(line.probabilities, below, line.scores), d))
-            high = np.array([[c.x * s + left, c.y * s] for c in sample.checkers if c.level >= level])
+            high = np.array([maps.from_board(c.x, c.y) for c in sample.checkers if c.level >= level])
             high = high.reshape(-1, 2)
             for (x0, y0), (x1, y1) in zip(below, below[1:], strict=False):
                 cx, cy = (x0 + x1) / 2, (y0 + y1) / 2

@@ -57,6 +57,10 @@ class RectifyMaps:
     left: int = 0
     """Rectified x of the playing area's left edge (the view's strip beyond it, ``side_margin``)."""
 
+    def from_board(self, x: float, y: float) -> tuple[float, float]:
+        """Board (x, y), in board units on the plane the view is taken on -> rectified pixel (x, y)."""
+        return x * self.px_per_unit + self.left, y * self.px_per_unit
+
     def to_frame(self, points: NDArray[np.floating]) -> NDArray[np.float64]:
         """Rectified (N, 2) pixel (x, y) -> frame (N, 2) pixel (x, y)."""
         p = np.asarray(points, dtype=np.float64).reshape(-1, 2)

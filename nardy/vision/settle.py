@@ -97,7 +97,10 @@ def _disc_rectangles(size: float) -> tuple[U8, ...]:
         if xs.size:
             half = c - int(xs[0])
             tallest[half] = max(tallest.get(half, 0), dy)
-    return tuple(np.ones((2 * dy + 1, 2 * half + 1), np.uint8) for half, dy in sorted(tallest.items()))
+    kernels = tuple(np.ones((2 * dy + 1, 2 * half + 1), np.uint8) for half, dy in sorted(tallest.items()))
+    for kernel in kernels:
+        kernel.flags.writeable = False  # shared by every caller through the cache
+    return kernels
 
 
 def closed_by_disc(mask: U8, size: float) -> U8:
