@@ -63,3 +63,30 @@ def implied_aspect(corners: F64, size: tuple[int, int], focal_range: tuple[float
             moved[i] += nudge
             spread = max(spread, abs(_ratio(moved, centre, focal) / ratio - 1.0))
     return Aspect(ratio, spread)
+
+
+def completed(
+    corners: F64, size: tuple[int, int], focal_range: tuple[float, float], ratio: float, most: float = 1.0
+) -> list[F64]:
+    """The two rectangles of height-to-width ``ratio`` that continue the rectangle behind ``corners``
+    (4, 2) (TL, TR, BR, BL, in an image of ``size``) past one of its ends -- when its implied ratio is
+    higher: too short -- or past one of its long sides -- when lower: too narrow -- as (4, 2) corners
+    in the same order: a part of the board (some points of each row cut off at an end) grown back to
+    the whole. They share its vanishing points, so they imply its focal length and ``ratio``. Grown by
+    at most ``most`` of its length or width."""
+    c = np.asarray(corners, dtype=np.float64)
+    implied = implied_aspect(c, size, focal_range).ratio
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
+    h = np.asarray(cv2.getPerspectiveTransform(unit, c.astype(np.float32)), dtype=np.float64)
+    if implied > ratio:
+        grow = min(implied / ratio - 1.0, most)
+        boxes = [(-grow, 0.0, 1.0, 1.0), (0.0, 0.0, 1.0 + grow, 1.0)]
+    else:
+        grow = min(ratio / max(implied, 1e-9) - 1.0, most)
+        boxes = [(0.0, -grow, 1.0, 1.0), (0.0, 0.0, 1.0, 1.0 + grow)]
+    out = []
+    for x0, y0, x1, y1 in boxes:
+        rect = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)
+        p = np.c_[rect, np.ones(4)] @ h.T
+        out.append(np.asarray(p[:, :2] / p[:, 2:], dtype=np.float64))
+    return out

@@ -43,7 +43,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from nardy.calibration.aspect import implied_aspect
+from nardy.calibration.aspect import completed, implied_aspect
 from nardy.calibration.bases import base_moves, moved_sides
 from nardy.calibration.config import FinderConfig
 from nardy.calibration.edges import Gradient, colour_gradient, line_segments, merge_segments, shrink, to_lab
@@ -359,7 +359,7 @@ def _assess(
 ) -> _Result:
     """Fit polished ``corners`` (working image) to the edges, and move them to an alias that shows the
     layout better, or (if the result has the wrong proportions) to the long sides' alias that best
-    mends them, if the move pays."""
+    mends them or to the board it may be a part of (``aspect.completed``), if the move pays."""
     result = _refined(config, lab, smooth, grad, corners, geometry)
     size = (lab.shape[1], lab.shape[0])
     for _ in range(config.alias_rounds):
@@ -390,11 +390,13 @@ def _assess(
                     ),
                 )
             )
-        if not moves:
+        starts = [_moved(result.corners, geometry, *m) for m in moves]
+        if result.shape_error > 0:
+            # or it is a part of the board: grown to the board's proportions at either end (or side)
+            starts += completed(result.corners, size, config.focal_range, geometry.height, config.grow_most)
+        if not starts:
             break
-        others = [
-            _refined(config, lab, smooth, grad, _moved(result.corners, geometry, *m), geometry) for m in moves
-        ]
+        others = [_refined(config, lab, smooth, grad, c, geometry) for c in starts]
         other = max(others, key=lambda r: r.score(config))
         if other.score(config) + config.alias_tolerance < result.score(config):
             break

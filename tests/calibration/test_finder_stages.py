@@ -8,13 +8,13 @@ import cv2
 import numpy as np
 import pytest
 
-from nardy.calibration.aspect import implied_aspect
+from nardy.calibration.aspect import completed, implied_aspect
 from nardy.calibration.bases import base_moves, base_profile, moved_sides
 from nardy.calibration.config import FinderConfig, LineConfig, StructureConfig
 from nardy.calibration.edges import colour_gradient, merge_segments, point_sides, to_lab
 from nardy.calibration.pattern import pattern_score
 from nardy.calibration.quads import misalignment, perspective_groups
-from nardy.calibration.refine import end_support, refine_corners
+from nardy.calibration.refine import Fit, end_support, refine_corners
 from nardy.calibration.register import moved_ends, register_ends
 from nardy.calibration.structure import compare_aliases, propose, quad_view
 from nardy.calibration.tips import row_tips, tip_misfit
@@ -47,6 +47,36 @@ def test_the_proportions_of_a_rectangle_are_recovered_from_its_image(
         taller = cam.project(rect + np.array([[0, -0.035, 0], [0, -0.035, 0], [0, 0, 0], [0, 0, 0]]))
         b = implied_aspect(taller, size, (0.4, 1.9))
         assert abs(math.log(b.ratio / 0.8)) > 0.03 + 1.0 * b.spread
+
+
+@pytest.mark.parametrize(("tilt", "azimuth"), [(0.0, 0.0), (35.0, 20.0), (35.0, 125.0), (50.0, -60.0)])
+def test_a_part_of_the_board_is_grown_back_to_the_whole(tilt: float, azimuth: float) -> None:
+    # the finder can settle on a part of the board -- a few points of each row cut off at one end,
+    # or a row -- whose edges are all good ones; its proportions are the clue, and the rectangle
+    # that continues it to the board's proportions is the board
+    size = (1280, 720)
+    cam = look_at(np.array([0.5, 0.4, 0.0]), tilt, azimuth, 2.2, 3.0, 900.0, size, (0.0, 0.0))
+    pw = G.point_width
+
+    def seen(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+        return cam.project(np.array([[x0, y0, 0.0], [x1, y0, 0.0], [x1, y1, 0.0], [x0, y1, 0.0]]))
+
+    truth = seen(0.0, 0.0, 1.0, G.height)
+    parts = [
+        seen(3 * pw, 0.0, 1.0, G.height),  # three points cut off at the left end
+        seen(0.0, 0.0, 1.0 - 2 * pw, G.height),  # two at the right
+        seen(0.0, 0.3 * G.height, 1.0, G.height),  # the top row's bases
+    ]
+    for part in parts:
+        grown = completed(part, size, (0.4, 1.9), G.height)
+        assert len(grown) == 2
+        for g in grown:  # each way, the proportions are the board's ...
+            assert abs(math.log(implied_aspect(g, size, (0.4, 1.9)).ratio / G.height)) < 1e-4
+        # ... and one of them is the board
+        assert min(float(np.max(np.linalg.norm(g - truth, axis=1))) for g in grown) < 0.5
+    # a sliver (a fifth of the board: it implies a ratio of 4) grows by its own length at most
+    for g in completed(seen(0.0, 0.0, 0.2, G.height), size, (0.4, 1.9), G.height):
+        assert abs(implied_aspect(g, size, (0.4, 1.9)).ratio - 2.0) < 1e-4
 
 
 def test_the_sides_of_points_are_told_from_lines() -> None:
@@ -168,6 +198,29 @@ def test_a_side_hidden_by_checkers_is_judged_where_it_can_be_seen(seed: int) -> 
     assert fit.sides[3] < 0.6 and left > 0.75  # a side partly hidden counts where it is seen ...
     assert right < 0.2  # ... but one hidden all along cannot count as seen
     assert min(top, bottom) > 0.75
+
+
+@pytest.mark.parametrize("seed", [6, 8])
+def test_a_board_cut_short_at_an_end_is_grown_back_onto_its_edges(seed: int) -> None:
+    # (views whose proportions are firm: seen square to a side, as seed 5 is, they are loose)
+    image, truth = _wooden_frame(seed)
+    config = FinderConfig()
+    lab = to_lab(image)
+    grad = colour_gradient(config.edges, lab)
+    colours = np.asarray(pattern_score(config.pattern, lab, truth, G).colours, dtype=np.float64)
+
+    def fitted(corners: np.ndarray) -> Fit:
+        searches = config.refine.searches
+        return refine_corners(config.refine, grad, corners, G, searches, lab=lab, colours=colours)
+
+    board = fitted(truth).corners
+    h = homography_to_image(G, truth)
+    size = (image.shape[1], image.shape[0])
+    for x0, x1 in ((3 * G.point_width, 1.0), (0.0, 1.0 - 2 * G.point_width)):
+        part = apply_homography(h, np.array([[x0, 0.0], [x1, 0.0], [x1, G.height], [x0, G.height]]))
+        fits = [fitted(g) for g in completed(part, size, config.focal_range, G.height)]
+        best = max(fits, key=lambda f: f.side_support + f.point_support)
+        assert float(np.max(np.linalg.norm(best.corners - board, axis=1))) < 1.0
 
 
 @pytest.mark.parametrize("seed", [5, 6])
