@@ -73,7 +73,7 @@ def completed(
     higher: too short -- or past one of its long sides -- when lower: too narrow -- as (4, 2) corners
     in the same order: a part of the board (some points of each row cut off at an end) grown back to
     the whole. They share its vanishing points, so they imply its focal length and ``ratio``. Grown by
-    at most ``most`` of its length or width."""
+    at most ``most`` of its length or width; one that would reach past the horizon is left out."""
     c = np.asarray(corners, dtype=np.float64)
     implied = implied_aspect(c, size, focal_range).ratio
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
@@ -84,9 +84,12 @@ def completed(
     else:
         grow = min(ratio / max(implied, 1e-9) - 1.0, most)
         boxes = [(0.0, -grow, 1.0, 1.0), (0.0, 0.0, 1.0, 1.0 + grow)]
+    front = float(np.sum(h[2]))  # w at the far corner: its sign is that of the plane in front
     out = []
     for x0, y0, x1, y1 in boxes:
         rect = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)
         p = np.c_[rect, np.ones(4)] @ h.T
+        if np.any(p[:, 2] * front <= 0.0):  # grown past the horizon: no rectangle the camera sees
+            continue
         out.append(np.asarray(p[:, :2] / p[:, 2:], dtype=np.float64))
     return out

@@ -353,9 +353,13 @@ class FinderConfig:
     seed 4 more missed, so no gain to show for it) ..."""
     alias_tolerance: float = 0.02
     """... kept unless its refitted score falls more than this below the original's."""
+    grow_least: float = 1.0
+    """A result too short for the board's proportions by at least this many point widths is also
+    tried grown to them past either end (``aspect.completed``: a part of the board, points of each
+    row cut off at one end) ..."""
     grow_most: float = 1.0
-    """A result of the wrong proportions is also tried grown to the board's past an end or a side
-    (``aspect.completed``: a part of the board), by at most this fraction of its own length or width."""
+    """... by at most this fraction of its own length. (Grown by less, or across, it stood in for the
+    long sides' aliases, and on a development frame took a side a few pixels off, sure.)"""
     column_rounds: int = 1
     """Times after that a result moved in every round, whose lead over the board shifted by whole
     points (``finder._Result.column_lead``) is still negative, is moved along the board alone (cheaper

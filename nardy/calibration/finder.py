@@ -62,7 +62,7 @@ from nardy.calibration.structure import (
     quad_view,
 )
 from nardy.calibration.tips import row_tips, tip_misfit
-from nardy.vision.geometry import ROWS, BoardGeometry, apply_homography, homography_to_image
+from nardy.vision.geometry import ROWS, BoardGeometry, apply_homography, checked_corners, homography_to_image
 from nardy.vision.proportions import measure_bar
 
 F32 = NDArray[np.float32]
@@ -266,6 +266,22 @@ def _moved(corners: F64, geometry: BoardGeometry, dx: float, dy0: float, dy1: fl
     return apply_homography(h, board)
 
 
+def _usable(config: FinderConfig, corners: F64, size: tuple[int, int]) -> bool:
+    """Whether ``corners`` make a board worth fitting in an image of ``size``: a convex quadrilateral
+    no smaller than a candidate may be (``QuadConfig.min_area``) and no further outside the image than
+    its own width and height (the frame may cut a corner off; a board grown out of all proportion it
+    does not)."""
+    w, h = size
+    x, y = corners[:, 0], corners[:, 1]
+    if not np.all((x >= -w) & (x <= 2 * w) & (y >= -h) & (y <= 2 * h)):
+        return False
+    try:
+        checked_corners(corners, config.quads.min_area * w * h)
+    except ValueError:
+        return False
+    return True
+
+
 def _refined(
     config: FinderConfig, lab: F32, smooth: F32, grad: Gradient, corners: F64, geometry: BoardGeometry
 ) -> _Result:
@@ -359,7 +375,8 @@ def _assess(
 ) -> _Result:
     """Fit polished ``corners`` (working image) to the edges, and move them to an alias that shows the
     layout better, or (if the result has the wrong proportions) to the long sides' alias that best
-    mends them or to the board it may be a part of (``aspect.completed``), if the move pays."""
+    mends them or (if it is too short for the board) to the board it may be a part of
+    (``aspect.completed``), if the move pays."""
     result = _refined(config, lab, smooth, grad, corners, geometry)
     size = (lab.shape[1], lab.shape[0])
     for _ in range(config.alias_rounds):
@@ -391,9 +408,12 @@ def _assess(
                 )
             )
         starts = [_moved(result.corners, geometry, *m) for m in moves]
-        if result.shape_error > 0:
-            # or it is a part of the board: grown to the board's proportions at either end (or side)
+        short = implied_aspect(result.corners, size, config.focal_range).ratio / geometry.height - 1.0
+        if result.shape_error > 0 and short >= config.grow_least * geometry.point_width:
+            # or it is a part of the board, points of each row cut off at one end: grown to the
+            # board's proportions past either end
             starts += completed(result.corners, size, config.focal_range, geometry.height, config.grow_most)
+        starts = [c for c in starts if _usable(config, c, size)]
         if not starts:
             break
         others = [_refined(config, lab, smooth, grad, c, geometry) for c in starts]
@@ -411,9 +431,10 @@ def _assess(
             shift = a.column_shift if a.column_lead < 0 else result.end_shift
             if shift == 0:
                 break
-            other = _refined(
-                config, lab, smooth, grad, _moved(result.corners, geometry, shift, 0.0, 0.0), geometry
-            )
+            along = _moved(result.corners, geometry, shift, 0.0, 0.0)
+            if not _usable(config, along, size):
+                break
+            other = _refined(config, lab, smooth, grad, along, geometry)
             if other.score(config) + config.alias_tolerance < result.score(config):
                 break
             result = other
