@@ -333,8 +333,8 @@ def test_a_squarer_or_longer_board_is_found_with_the_height_its_corners_imply(he
 
 
 def test_a_board_grown_past_the_horizon_is_not_fitted() -> None:
-    # a result with the wrong proportions is tried grown to the board's (a part of the board); on
-    # this steep frame (a development frame: seed 2, 50 degrees, painted, among clutter) one grown
+    # a result too short for the board's proportions is tried grown to them (a part of the board);
+    # on this steep frame (a development frame: seed 2, 50 degrees, painted, among clutter) a grown
     # board, moved a point along, reached past the horizon, and fitting its sides, tens of thousands
     # of pixels long, overflowed OpenCV's remap: the finder raised instead of answering
     image, truth = _benchmark_frame(2, 3, BOARD_FAMILIES.index("painted"), 11)

@@ -79,6 +79,23 @@ def test_a_part_of_the_board_is_grown_back_to_the_whole(tilt: float, azimuth: fl
         assert abs(implied_aspect(g, size, (0.4, 1.9)).ratio - 2.0) < 1e-4
 
 
+def test_a_part_is_not_grown_past_the_horizon() -> None:
+    # a view in which the plane's horizon lies just past the part's far end (w = 0 at x = 1.11):
+    # grown there by its own length, the board would lie partly behind the camera
+    size = (1280, 720)
+    h = np.array([[300.0, 40.0, 400.0], [20.0, 300.0, 200.0], [-0.9, 0.0, 1.0]])
+
+    def seen(x0: float, x1: float) -> np.ndarray:
+        p = np.array([[x0, 0.0, 1.0], [x1, 0.0, 1.0], [x1, 1.0, 1.0], [x0, 1.0, 1.0]]) @ h.T
+        return p[:, :2] / p[:, 2:]
+
+    part = seen(0.0, 1.0)
+    implied = implied_aspect(part, size, (0.4, 1.9)).ratio
+    grown = completed(part, size, (0.4, 1.9), implied / 2.0)  # half its length short: grown by it
+    assert len(grown) == 1  # past the near end only
+    assert float(np.max(np.abs(grown[0] - seen(-1.0, 1.0)))) < 1e-3
+
+
 def test_the_sides_of_points_are_told_from_lines() -> None:
     # three tips (two long sides meeting at 12 degrees), one long line, one right angle
     segs = []
