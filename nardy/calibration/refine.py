@@ -146,6 +146,33 @@ def model_normals(h: F64, board: F64, direction: F64, lens: Lens | None = None) 
     return p, np.column_stack([-d[:, 1], d[:, 0]])
 
 
+_REMAP_ROWS = 32000
+"""OpenCV's ``remap`` takes maps of fewer than 32,767 rows (``SHRT_MAX``)."""
+
+
+def sample_rows(src: F32, xs: NDArray[np.float32], ys: NDArray[np.float32], border: int) -> F32:
+    """``cv2.remap`` of ``src`` at (N, K) float32 maps ``xs``, ``ys`` (bilinear; ``border`` is
+    ``cv2.BORDER_CONSTANT`` with 0 or ``cv2.BORDER_REPLICATE``), in blocks of rows OpenCV accepts: a
+    board far larger than the frame (a profile's corners far outside it) has that many samples."""
+    if len(xs) < _REMAP_ROWS:
+        return np.asarray(cv2.remap(src, xs, ys, cv2.INTER_LINEAR, borderMode=border, borderValue=0.0))
+    return np.concatenate(
+        [
+            np.asarray(
+                cv2.remap(
+                    src,
+                    xs[i : i + _REMAP_ROWS],
+                    ys[i : i + _REMAP_ROWS],
+                    cv2.INTER_LINEAR,
+                    borderMode=border,
+                    borderValue=0.0,
+                )
+            )
+            for i in range(0, len(xs), _REMAP_ROWS)
+        ]
+    )
+
+
 def search_edges(
     grad: Gradient,
     points: F64,
@@ -173,8 +200,8 @@ def search_edges(
     ts = np.arange(-reach, reach + 0.25, 0.5, dtype=np.float64)
     xs = (points[:, 0:1] + normals[:, 0:1] * ts[None, :]).astype(np.float32)
     ys = (points[:, 1:2] + normals[:, 1:2] * ts[None, :]).astype(np.float32)
-    gx = cv2.remap(grad.dx, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0.0)
-    gy = cv2.remap(grad.dy, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0.0)
+    gx = sample_rows(grad.dx, xs, ys, cv2.BORDER_CONSTANT)
+    gy = sample_rows(grad.dy, xs, ys, cv2.BORDER_CONSTANT)
     resp = np.abs(gx * normals[:, 0:1] + gy * normals[:, 1:2]).astype(np.float64)
     peak = np.zeros_like(resp, dtype=bool)
     peak[:, 1:-1] = (
@@ -184,7 +211,7 @@ def search_edges(
         gi = np.flatnonzero(gate)
         xi = xs[gi] + normals[gi, 0:1].astype(np.float32) * inside
         yi = ys[gi] + normals[gi, 1:2].astype(np.float32) * inside
-        col = cv2.remap(lab, xi, yi, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+        col = sample_rows(lab, xi, yi, cv2.BORDER_REPLICATE).astype(np.float64)
         allowed = colours[None, None, :, :] if colours.ndim == 2 else colours[:, None, :, :]
         dist = np.min(np.linalg.norm(col[:, :, None, :] - allowed, axis=3), axis=2)
         passed = dist <= max_colour

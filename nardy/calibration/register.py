@@ -34,6 +34,7 @@ from nardy.calibration.refine import (
     board_homography,
     model_segments,
     sample_model,
+    sample_rows,
 )
 from nardy.vision.geometry import BoardGeometry, Row
 
@@ -111,8 +112,8 @@ def register_ends(
     shape = (len(s.board), len(offsets))
     xs = pts[:, 0].reshape(shape).astype(np.float32)
     ys = pts[:, 1].reshape(shape).astype(np.float32)
-    gx = cv2.remap(grad.dx, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0.0)
-    gy = cv2.remap(grad.dy, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0.0)
+    gx = sample_rows(grad.dx, xs, ys, cv2.BORDER_CONSTANT)
+    gy = sample_rows(grad.dy, xs, ys, cv2.BORDER_CONSTANT)
     resp = np.abs(gx * normal[:, 0:1] + gy * normal[:, 1:2]).astype(np.float64)
     vote = resp / np.maximum(resp.max(axis=1, keepdims=True), config.min_response)
     # the moves tried: each end's offset of a sample is linear in its place along the board

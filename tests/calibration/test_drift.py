@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from nardy.calibration.drift import DriftConfig, DriftMonitor
+from nardy.calibration.drift import DriftConfig, DriftMonitor, agreement
 from nardy.vision.layout import BoardLayout
 from nardy.vision.render import Hand
 from nardy.vision.scene import Scene
@@ -46,3 +46,16 @@ def test_a_nudged_camera_is_noticed_once_and_the_board_refound() -> None:
     assert np.allclose(monitor.corners, event.new)
     after = [monitor.check(moved.render(layout).image).state for _ in range(4)]
     assert after[-1] == "steady"
+
+
+def test_corners_far_outside_the_frame_fit_nowhere_rather_than_fail() -> None:
+    # a profile from another setup (or a typo in its corners): a board tens of thousands of pixels
+    # across has more samples along its drawing than OpenCV's remap takes at once
+    scene = Scene.random(np.random.default_rng(4), size=(960, 540), family="painted", tilt=(20.0, 20.0))
+    sample = scene.render(BoardLayout.short_start())
+    far = np.array([[0.0, 0.0], [30000.0, 0.0], [30000.0, 24000.0], [0.0, 24000.0]])
+    assert agreement(DriftConfig(), sample.image, far, scene.geometry) < 0.1
+    assert agreement(DriftConfig(), sample.image, sample.corners, scene.geometry) > 0.5
+    monitor = DriftMonitor(DriftConfig(), far, scene.geometry)
+    assert [monitor.check(sample.image).agreement < 0.1 for _ in range(2)] == [True, True]
+
