@@ -125,6 +125,24 @@ def _err(msg: str) -> int:
     return 2
 
 
+IN_FRAME = 0.5
+"""Corners given by hand must put at least this share of the board inside the frame: a corner cut
+off by the frame's edge is a real setup, a board mostly outside it a slip (or another camera's)."""
+
+
+def _share_in_frame(corners: Any, size: tuple[int, int]) -> float:
+    """How much of the quadrilateral ``corners`` (4, 2) lies inside a frame of ``size`` (0..1)."""
+    import cv2
+    import numpy as np
+
+    quad = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    w, h = size
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    area = abs(float(cv2.contourArea(quad)))
+    inside, _ = cv2.intersectConvexConvex(quad, frame)
+    return float(inside) / area if area > 0 else 0.0
+
+
 def _parse_corners(items: list[str]) -> Any:
     import numpy as np
 
@@ -183,6 +201,13 @@ def run_board(args: argparse.Namespace) -> int:
         corners = checked_corners(corners)
     except (ValueError, MarkerError) as exc:
         return _err(str(exc))
+    share = _share_in_frame(corners, size)
+    if source == "manual" and share < IN_FRAME:
+        pts = " ".join(f"{x:g},{y:g}" for x, y in corners)
+        return _err(
+            f"the corners {pts} put {share:.0%} of the board inside the {size[0]}x{size[1]} frame: "
+            "give the playing area's corners in this frame's pixels"
+        )
     changes: dict[str, Any] = {}
     if geometry is None or args.remeasure:
         # the board's own bar (a folding board's hinge is far narrower than a tournament board's bar)

@@ -121,3 +121,22 @@ def test_calibrate_board_names_corners_given_out_of_order(
     assert main(["calibrate", "board", "--camera", str(image), "--corners", *crossed, "--out", str(out)]) == 2
     assert "do not go round the playing area" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_calibrate_board_refuses_corners_mostly_outside_the_frame(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # corners typed for another camera's frame: the board would lie mostly off this one
+    image, truth = _short_start(tmp_path)
+    far = [f"{x:.2f},{y:.2f}" for x, y in truth * 20.0]
+    out = tmp_path / "board.json"
+    assert main(["calibrate", "board", "--camera", str(image), "--corners", *far, "--out", str(out)]) == 2
+    assert "of the board inside the 960x540 frame" in capsys.readouterr().err
+    assert not out.exists()
+    # a corner cut off by the frame's edge is a real setup and is taken
+    cut = truth.copy()
+    cut[int(np.argmax(cut[:, 0])), 0] = 1000.0  # the rightmost corner 40 px past the frame's edge
+    given = [f"{x:.2f},{y:.2f}" for x, y in cut]
+    assert main(["calibrate", "board", "--camera", str(image), "--corners", *given, "--out", str(out)]) == 0
+    assert out.exists()
+
