@@ -43,7 +43,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from nardy.calibration.aspect import completed, implied_aspect
+from nardy.calibration.aspect import completed, implied_aspect, implied_ratio
 from nardy.calibration.bases import base_moves, moved_sides
 from nardy.calibration.config import FinderConfig
 from nardy.calibration.edges import Gradient, colour_gradient, line_segments, merge_segments, shrink, to_lab
@@ -408,8 +408,11 @@ def _assess(
                 )
             )
         starts = [_moved(result.corners, geometry, *m) for m in moves]
-        short = implied_aspect(result.corners, size, config.focal_range).ratio / geometry.height - 1.0
-        if result.shape_error > 0 and short >= config.grow_least * geometry.point_width:
+        if (
+            result.shape_error > 0
+            and implied_ratio(result.corners, size, config.focal_range) / geometry.height - 1.0
+            >= config.grow_least * geometry.point_width
+        ):
             # or it is a part of the board, points of each row cut off at one end: grown to the
             # board's proportions past either end
             starts += completed(result.corners, size, config.focal_range, geometry.height, config.grow_most)

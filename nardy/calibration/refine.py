@@ -154,23 +154,12 @@ def sample_rows(src: F32, xs: NDArray[np.float32], ys: NDArray[np.float32], bord
     """``cv2.remap`` of ``src`` at (N, K) float32 maps ``xs``, ``ys`` (bilinear; ``border`` is
     ``cv2.BORDER_CONSTANT`` with 0 or ``cv2.BORDER_REPLICATE``), in blocks of rows OpenCV accepts: a
     board far larger than the frame (a profile's corners far outside it) has that many samples."""
-    if len(xs) < _REMAP_ROWS:
-        return np.asarray(cv2.remap(src, xs, ys, cv2.INTER_LINEAR, borderMode=border, borderValue=0.0))
-    return np.concatenate(
-        [
-            np.asarray(
-                cv2.remap(
-                    src,
-                    xs[i : i + _REMAP_ROWS],
-                    ys[i : i + _REMAP_ROWS],
-                    cv2.INTER_LINEAR,
-                    borderMode=border,
-                    borderValue=0.0,
-                )
-            )
-            for i in range(0, len(xs), _REMAP_ROWS)
-        ]
-    )
+    n = _REMAP_ROWS
+    blocks = [
+        cv2.remap(src, xs[i : i + n], ys[i : i + n], cv2.INTER_LINEAR, borderMode=border)
+        for i in range(0, max(len(xs), 1), n)  # (no rows: one empty call, as before)
+    ]
+    return np.asarray(blocks[0] if len(blocks) == 1 else np.concatenate(blocks), dtype=np.float32)
 
 
 def search_edges(

@@ -135,10 +135,12 @@ def _share_in_frame(corners: Any, size: tuple[int, int]) -> float:
     import cv2
     import numpy as np
 
+    from nardy.calibration.quads import quad_area
+
     quad = np.asarray(corners, dtype=np.float32).reshape(4, 2)
     w, h = size
     frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
-    area = abs(float(cv2.contourArea(quad)))
+    area = quad_area(quad.astype(np.float64))
     inside, _ = cv2.intersectConvexConvex(quad, frame)
     return float(inside) / area if area > 0 else 0.0
 
