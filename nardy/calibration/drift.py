@@ -7,7 +7,15 @@ good. So a drop below ``suspect_ratio`` of the level learned on the first frames
 only after ``patience`` such frames in a row does the monitor look again: first a wide local fit from
 the old corners (a small nudge), else the full finder. If the board is found where it was not before,
 it reports ``CameraMoved`` with the new corners; the caller should stop reading positions until it
-has taken them (``accept``). If it is not found, the state is ``lost`` and it keeps trying.
+has taken them (``accept``). If it is not found, the state is ``lost`` and it keeps trying, on every
+``retry_every``-th frame (a full search takes a few tenths of a second).
+
+A session may start on corners that no longer fit: a profile made before the camera was moved. A
+level learned below ``least_level`` fits nothing in the frame; it is not trusted, every frame is
+suspect, so the monitor looks for the board at once, and takes the low level only if it finds the
+board where the corners already are (a board whose drawing shows weakly). A level below
+``verify_below`` is checked once the same way: a board found elsewhere whose drawing lies on far
+more edges there is a camera moved.
 """
 
 from __future__ import annotations
@@ -55,6 +63,23 @@ class DriftConfig:
     """Agreement below this fraction of the normal level makes a frame suspect."""
     patience: int = 5
     """Suspect frames in a row before looking for the board again."""
+    least_level: float = 0.35
+    """A normal level learned below this is no board at the corners (``CheckConfig.min_agreement``:
+    a profile that fits nowhere) until a search finds the board there."""
+    verify_below: float = 0.8
+    """A normal level learned below this (but above ``least_level``) is checked by looking for the
+    board: corners a little off a board still lie on some of its many parallel edges. (On 48
+    rendered boards, 1280x720, a turn of 3-10 degrees and a shift left 0.33-0.67 of the drawing on
+    edges at the old corners, against 0.77-0.94 at the right ones; a look costs one search, about
+    a second.)"""
+    better_ratio: float = 0.8
+    """... and the board found elsewhere is taken as moved when the learned level is below this
+    fraction of the agreement at the found corners."""
+    verify_looks: int = 3
+    """... a look that finds no board sure enough is made again ``retry_every`` frames later, up
+    to this many looks in all."""
+    retry_every: int = 10
+    """While the board is lost, look for it again on every this many frames."""
     local_reach: float = 24.0
     """Search distance of the local re-fit (pixels of the finder's working image)."""
     min_shift: float = 3.0
@@ -118,6 +143,11 @@ class DriftMonitor:
         self._suspect = 0
         self._frame = -1
         self._pending: CameraMoved | None = None
+        self._trusted = False  # a level learned as a board's, or the board found at these corners
+        self._found_here = False  # a search found the board at these corners
+        self._looks_left = 0  # searches still to make to check a weak level
+        self._next_look = 0
+        self._lost = 0  # frames since the board was lost
 
     def check(self, frame: NDArray[np.uint8]) -> DriftStatus:
         """Look at one frame (H, W, 3) uint8 BGR."""
@@ -130,21 +160,60 @@ class DriftMonitor:
             self._learning.append(a)
             if len(self._learning) >= cfg.learn_frames:
                 self.level = float(np.median(self._learning))
+                self._trusted = self.level >= cfg.least_level or self._found_here
+                if self._trusted and not self._found_here and self.level < cfg.verify_below:
+                    self._looks_left = cfg.verify_looks
+                    return self._verify(frame, a)
             return DriftStatus("learning", a, self.corners)
-        if a >= cfg.suspect_ratio * self.level:
-            self._suspect = 0
+        if self._trusted and a >= cfg.suspect_ratio * self.level:
+            self._suspect = self._lost = 0
+            if self._looks_left and self._frame >= self._next_look:
+                return self._verify(frame, a)
             return DriftStatus("steady", a, self.corners)
         self._suspect += 1
         if self._suspect < cfg.patience:
             return DriftStatus("suspect", a, self.corners)
+        if self._lost % max(1, cfg.retry_every):
+            self._lost += 1
+            return DriftStatus("lost", a, self.corners)
         new, confidence = self._refind(frame)
         if new is None:
+            self._lost += 1
             return DriftStatus("lost", a, self.corners)
+        self._lost = 0
         shift = float(np.max(np.linalg.norm(new - self.corners, axis=1)))
         if shift < cfg.min_shift:
-            # the board is where it was: the drop was something else (a hand, a shadow) that lasted
+            # the board is where it was: the drop was something else (a hand, a shadow) that lasted,
+            # or the level learned at these corners was no board's (the board was covered, or out of
+            # view): it is learned again, and taken whatever it is
             self._suspect = 0
+            self._found_here = True
+            if not self._trusted:
+                self.level, self._learning = None, []
             return DriftStatus("suspect", a, self.corners)
+        return self._moved(a, new, shift, confidence)
+
+    def _verify(self, frame: NDArray[np.uint8], a: float) -> DriftStatus:
+        # a weak level: a board whose drawing shows weakly, or corners that catch only some of a
+        # board's many parallel edges (a profile from before the camera moved). Look for the board.
+        cfg = self.config
+        assert self.level is not None
+        self._looks_left -= 1
+        self._next_look = self._frame + cfg.retry_every
+        new, confidence = self._refind(frame, sure=False)
+        if new is None:
+            return DriftStatus("steady", a, self.corners)
+        shift = float(np.max(np.linalg.norm(new - self.corners, axis=1)))
+        better = agreement(cfg, frame, new, self.geometry)
+        if shift >= cfg.min_shift and self.level < cfg.better_ratio * better:
+            # the drawing lies on far more edges there: even an unsure finding beats corners that
+            # are surely wrong
+            return self._moved(a, new, shift, confidence)
+        if confidence >= cfg.finder.min_confidence or shift < cfg.min_shift:
+            self._looks_left = 0  # the board found surely and no better, or found here: settled
+        return DriftStatus("steady", a, self.corners)
+
+    def _moved(self, a: float, new: F64, shift: float, confidence: float) -> DriftStatus:
         event = CameraMoved(self._frame, self.corners.copy(), new, shift, confidence)
         self._pending = event
         log.warning("camera moved: board corners shifted by %.1f px (confidence %.2f)", shift, confidence)
@@ -158,10 +227,15 @@ class DriftMonitor:
             self.corners = np.asarray(corners, dtype=np.float64).reshape(4, 2)
         self._pending = None
         self._suspect = 0
+        self._lost = 0
         self.level = None
         self._learning = []
+        self._trusted = self._found_here = False
+        self._looks_left = 0
 
-    def _refind(self, frame: NDArray[np.uint8]) -> tuple[F64 | None, float]:
+    def _refind(self, frame: NDArray[np.uint8], sure: bool = True) -> tuple[F64 | None, float]:
+        """The board's corners (4, 2) and the confidence in them, or None; with ``sure`` False the
+        finder's answer is taken even when it is unsure of it."""
         cfg = self.config
         fc = cfg.finder
         work, scale = shrink(frame, fc.work_px)
@@ -190,7 +264,7 @@ class DriftMonitor:
             local = name_corners(fit.corners / scale, self.corners)
             options.append((merit(ps.score, fit.side_support, fit.point_support), local, float(ps.score)))
         found = find_board(fc, frame, self.geometry, previous=self.corners)
-        if found.corners is not None and found.ok and found.pattern is not None:
+        if found.corners is not None and (found.ok or not sure) and found.pattern is not None:
             options.append(
                 (
                     merit(found.pattern.score, found.side_support, found.point_support),

@@ -83,3 +83,41 @@ def test_the_checker_colours_remembered_survive_new_corners() -> None:
     old = reader.recognizer
     reader.set_corners(sample.corners + 1.0)
     assert reader.recognizer is not old and reader.recognizer.memory is remembered
+
+
+def test_a_session_started_on_a_profile_from_before_the_camera_moved() -> None:
+    """The stand was knocked between calibrating and playing: the drift watch learns no level from
+    corners that fit only some of the board's edges, finds the board, and says so before the game."""
+    scene = Scene.random(
+        np.random.default_rng(4), size=(960, 540), family="painted", tilt=(20.0, 20.0), harsh=0.3
+    )
+    orientation = Orientation()
+    start = Position.initial("short")
+    layout = orientation.from_position(start)
+    stale = scene.render(layout).corners
+    spec = scene.camera_spec
+    now = scene.with_camera(
+        replace(spec, azimuth=spec.azimuth + 4.0, offset=(spec.offset[0] + 0.3, spec.offset[1]))
+    )
+    truth = now.render(layout).corners
+    reader = FrameReader(
+        Recognizer(RecognizerConfig(), stale),
+        orientation,
+        "short",
+        drift=DriftMonitor(DriftConfig(), stale, scene.geometry),
+        drift_every=2,
+    )
+    clock = VideoClock()
+    referee = Referee(MatchInfo(variant="short"), bus=EventBus(clock), clock=clock)
+    gaps = []
+    for _ in range(12):
+        clock.t += 0.2
+        reading = reader.read(now.render(layout).image)
+        report_view(referee, reader)
+        referee.on_reading(reading, clock.t)
+        gaps.append(reading.best_log_likelihood() - reading.log_likelihood(start))
+    alert = referee.alerts[CAMERA_MOVED]
+    assert "found the board again" in alert.text
+    found = reader.recognizer.corners
+    assert np.max(np.linalg.norm(found - truth, axis=1)) < 0.3 * np.max(np.linalg.norm(stale - truth, axis=1))
+    assert gaps[0] > 20.0 and gaps[-1] < 3.0, gaps
