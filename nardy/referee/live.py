@@ -90,6 +90,8 @@ class FrameReader:
         self.failures = 0
         self.refused = False
         """The last frame was of another shape than ``size`` (``read_live_frame`` says so)."""
+        self.lost_said = False
+        """A lost board was said (``report_view``), to be taken back once the board is seen."""
 
     def read(self, frame: Frame) -> BoardReading:
         """frame (H, W, 3) uint8 BGR -> the referee's reading."""
@@ -155,7 +157,8 @@ class FrameReader:
 
 
 def report_view(referee: Referee, reader: FrameReader) -> None:
-    """Alert on what the reader's drift monitor saw: a camera that moved, a board it lost."""
+    """Alert on what the reader's drift monitor saw: a camera that moved, a board it lost (taken back
+    when the board is seen at its corners again)."""
     moved = reader.take_move()
     if moved is not None:
         sure = "" if moved.confidence >= 0.8 else " — please check the corners"
@@ -164,10 +167,18 @@ def report_view(referee: Referee, reader: FrameReader) -> None:
             "warning",
             f"the camera moved (the board by {moved.shift:.0f} px): found the board again{sure}",
         )
+        reader.lost_said = False
     elif reader.view == "lost":
         referee.report_alert(
-            CAMERA_MOVED, "error", "the camera moved and the board cannot be found again: set the corners"
+            CAMERA_MOVED,
+            "error",
+            "the board is not where its corners say and cannot be found in view: set the corners",
         )
+        reader.lost_said = True
+    elif reader.lost_said and reader.view in ("learning", "steady"):
+        # found where the corners are after all (the board was covered, or not yet on the table)
+        referee.clear_alert(CAMERA_MOVED)
+        reader.lost_said = False
 
 
 def read_live_frame(referee: Referee, reader: FrameReader, frame: Frame) -> BoardReading | None:

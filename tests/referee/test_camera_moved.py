@@ -121,3 +121,39 @@ def test_a_session_started_on_a_profile_from_before_the_camera_moved() -> None:
     found = reader.recognizer.corners
     assert np.max(np.linalg.norm(found - truth, axis=1)) < 0.3 * np.max(np.linalg.norm(stale - truth, axis=1))
     assert gaps[0] > 20.0 and gaps[-1] < 3.0, gaps
+
+
+def test_a_board_not_yet_in_view_is_said_lost_and_taken_back_when_it_is() -> None:
+    """The session was started before the board was uncovered: the drift watch says it cannot find
+    the board, and takes that back once the board shows at the profile's corners."""
+    scene = Scene.random(np.random.default_rng(4), size=(960, 540), family="painted", tilt=(20.0, 20.0))
+    orientation = Orientation()
+    layout = orientation.from_position(Position.initial("short"))
+    board = scene.render(layout)
+    cloth = np.random.default_rng(1).integers(90, 110, size=board.image.shape, dtype=np.uint8)
+    reader = FrameReader(
+        Recognizer(RecognizerConfig(), board.corners),
+        orientation,
+        "short",
+        drift=DriftMonitor(DriftConfig(patience=2, retry_every=3), board.corners, scene.geometry),
+        drift_every=1,
+    )
+    clock = VideoClock()
+    referee = Referee(MatchInfo(variant="short"), bus=EventBus(clock), clock=clock)
+    said: list[str | None] = []
+    for image in [cloth] * 8 + [board.image] * 10:
+        clock.t += 0.2
+        reading = reader.read(image)
+        report_view(referee, reader)
+        referee.on_reading(reading, clock.t)
+        alert = referee.alerts.get(CAMERA_MOVED)
+        said.append(None if alert is None else alert.severity)
+    assert said[:3] == [None] * 3  # learning
+    assert "error" in said[3:8] and "cannot be found" in _texts(referee)[0]
+    assert said[-1] is None and reader.view == "steady"
+    assert reader.drift is not None and np.allclose(reader.drift.corners, board.corners)
+
+
+def _texts(referee: Referee) -> list[str]:
+    alerts = [e for e in referee.bus.history if e.kind == "alert"]
+    return [e.data["text"] for e in alerts if e.data["code"] == CAMERA_MOVED]
