@@ -14,8 +14,9 @@ A session may start on corners that no longer fit: a profile made before the cam
 level learned below ``least_level`` fits nothing in the frame; it is not trusted, every frame is
 suspect, so the monitor looks for the board at once, and takes the low level only if it finds the
 board where the corners already are (a board whose drawing shows weakly). A level below
-``verify_below`` is checked once the same way: a board found elsewhere whose drawing lies on far
-more edges there is a camera moved.
+``verify_below`` is checked by a search too (again, up to ``verify_looks`` searches, while none
+finds a board): a board found elsewhere whose drawing lies on far more edges there is a camera
+moved.
 """
 
 from __future__ import annotations
