@@ -222,6 +222,14 @@ def end_edges(config: TrayConfig, view: TrayView, rows: F64) -> F64:
     return np.asarray(out, dtype=np.float64)
 
 
+def _spread(p: F64, decay: float) -> F64:
+    """(2, n) count probabilities p (2, n) blurred by ``decay`` per count of distance, rows summing
+    to 1."""
+    n = np.arange(p.shape[1])
+    out = p @ decay ** np.abs(n[:, None] - n[None, :])
+    return np.asarray(out / out.sum(axis=1, keepdims=True), dtype=np.float64)
+
+
 def read_tray(config: TrayConfig, view: TrayView, frame: NDArray[np.uint8]) -> TrayReading:
     """frame (H, W, 3) uint8 BGR -> ``TrayReading`` for the tray ``view`` describes."""
     n_counts = view.cover.shape[1]
@@ -237,7 +245,7 @@ def read_tray(config: TrayConfig, view: TrayView, frame: NDArray[np.uint8]) -> T
     z = scores / config.temperature
     p = np.exp(z - z.max(axis=1, keepdims=True))
     p /= p.sum(axis=1, keepdims=True)
-    p = (1.0 - config.doubt) * p + config.doubt / n_counts
+    p = (1.0 - config.doubt) * p + config.doubt * _spread(p, config.doubt_decay)
     colours = np.zeros((2, 3))
     for end in range(2):
         n = int(np.argmax(p[end]))

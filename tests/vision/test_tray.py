@@ -57,6 +57,25 @@ def test_an_empty_tray_is_read_as_none_off(detector: Detector) -> None:
         assert obs.off.most_likely() == Counts(0, 0)
 
 
+def test_a_head_read_short_is_not_made_up_from_a_tray_seen_empty(detector: Detector) -> None:
+    # a long-nardy start whose dark head of fifteen the camera read as three (the pile's lower discs
+    # hidden): the count of fifteen puts the twelve it lacks back on the head, not in a tray that
+    # was seen empty -- an empty tray holding one checker unseen is far likelier than twelve
+    top, bottom = [EMPTY] * 12, [EMPTY] * 12
+    top[11], bottom[0] = Stack("light", 15), Stack("dark", 15)
+    start = BoardLayout(tuple(top), tuple(bottom))
+    floor = RecognizerConfig().count.count_floor / 16
+    short = tuple(0.96 if n == 3 else floor for n in range(16))
+    for seed in (40, 42):
+        sample = _scene(seed, 20.0).render(start)
+        obs = Recognizer(RecognizerConfig(), sample.corners, detector=detector).read(sample.image)
+        assert obs.layout() == start
+        assert obs.off.dark[12] < 0.1 * obs.off.dark[1]  # flat, they were alike
+        read_short = dataclasses.replace(obs.bottom[0], counts=short)
+        seen = dataclasses.replace(obs, bottom=(read_short, *obs.bottom[1:])).layout()
+        assert seen == start, seen.text()
+
+
 def test_a_tray_out_of_view_is_left_unmeasured(detector: Detector) -> None:
     layout = _end_game(3, 5)
     scene = _scene(31, 10.0)
