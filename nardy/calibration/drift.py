@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 
 F64 = NDArray[np.float64]
 State = Literal["learning", "steady", "suspect", "moved", "lost"]
+Found = Literal["elsewhere", "here", "none"]
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,11 @@ class DriftConfig:
     """How far (pixels of that frame) an edge may lie from the drawing and still count."""
     learn_frames: int = 3
     """Frames the normal level of agreement is learned from."""
-    suspect_ratio: float = 0.6
-    """Agreement below this fraction of the normal level makes a frame suspect."""
+    suspect_ratio: float = 0.8
+    """Agreement below this fraction of the normal level makes a frame suspect. (On rendered boards
+    a hand over the board keeps 0.84-1.0 of it, 60 frames of the hand set; corners left behind by
+    a turn of the camera of 3-10 degrees keep 0.43-0.72, since they still lie on some of the
+    board's many parallel edges. At 0.6, half such nudges went unnoticed.)"""
     patience: int = 5
     """Suspect frames in a row before looking for the board again."""
     least_level: float = 0.35
@@ -74,11 +78,12 @@ class DriftConfig:
     edges at the old corners, against 0.77-0.94 at the right ones; a look costs one search, about
     a second.)"""
     better_ratio: float = 0.8
-    """... and the board found elsewhere is taken as moved when the learned level is below this
-    fraction of the agreement at the found corners."""
+    """A board found elsewhere by a search is taken as moved only when the agreement at the corners
+    held is below this fraction of the agreement at the found ones, on the same frame: a hand
+    lowers both alike, and a search that lands a few pixels off the board where it is finds no
+    more of it."""
     verify_looks: int = 3
-    """... a look that finds no board sure enough is made again ``retry_every`` frames later, up
-    to this many looks in all."""
+    """Searches a weak level gets, ``retry_every`` frames apart, while none finds a board."""
     retry_every: int = 10
     """While the board is lost, look for it again on every this many frames."""
     local_reach: float = 24.0
@@ -177,13 +182,12 @@ class DriftMonitor:
         if self._lost % max(1, cfg.retry_every):
             self._lost += 1
             return DriftStatus("lost", a, self.corners)
-        new, confidence = self._refind(frame)
-        if new is None:
+        found, new, shift, confidence = self._look(frame, a)
+        if found == "none":
             self._lost += 1
             return DriftStatus("lost", a, self.corners)
         self._lost = 0
-        shift = float(np.max(np.linalg.norm(new - self.corners, axis=1)))
-        if shift < cfg.min_shift:
+        if found == "here":
             # the board is where it was: the drop was something else (a hand, a shadow) that lasted,
             # or the level learned at these corners was no board's (the board was covered, or out of
             # view): it is learned again, and taken whatever it is
@@ -192,26 +196,42 @@ class DriftMonitor:
             if not self._trusted:
                 self.level, self._learning = None, []
             return DriftStatus("suspect", a, self.corners)
+        assert new is not None
         return self._moved(a, new, shift, confidence)
+
+    def _look(self, frame: NDArray[np.uint8], a: float) -> tuple[Found, F64 | None, float, float]:
+        """Search the frame for the board: ``elsewhere`` (with its corners, their largest shift and
+        the finder's confidence) when the board's drawing lies on far more edges there than at the
+        corners held (``a``, this frame's agreement); ``here`` when it is found at the corners held,
+        or surely found and no better; else ``none``. An unsure finding counts only as
+        ``elsewhere``: corners that beat the held ones so plainly are the better guess, and the
+        finder's doubt is passed on."""
+        cfg = self.config
+        new, confidence = self._refind(frame, sure=False)
+        if new is None:
+            return "none", None, 0.0, 0.0
+        shift = float(np.max(np.linalg.norm(new - self.corners, axis=1)))
+        better = agreement(cfg, frame, new, self.geometry)
+        if better < cfg.least_level:
+            return "none", None, 0.0, 0.0
+        if shift >= cfg.min_shift and a < cfg.better_ratio * better:
+            return "elsewhere", new, shift, confidence
+        if shift < cfg.min_shift or confidence >= cfg.finder.min_confidence:
+            return "here", new, shift, confidence
+        return "none", None, 0.0, 0.0
 
     def _verify(self, frame: NDArray[np.uint8], a: float) -> DriftStatus:
         # a weak level: a board whose drawing shows weakly, or corners that catch only some of a
         # board's many parallel edges (a profile from before the camera moved). Look for the board.
         cfg = self.config
-        assert self.level is not None
         self._looks_left -= 1
         self._next_look = self._frame + cfg.retry_every
-        new, confidence = self._refind(frame, sure=False)
-        if new is None:
-            return DriftStatus("steady", a, self.corners)
-        shift = float(np.max(np.linalg.norm(new - self.corners, axis=1)))
-        better = agreement(cfg, frame, new, self.geometry)
-        if shift >= cfg.min_shift and self.level < cfg.better_ratio * better:
-            # the drawing lies on far more edges there: even an unsure finding beats corners that
-            # are surely wrong
+        found, new, shift, confidence = self._look(frame, a)
+        if found == "elsewhere":
+            assert new is not None
             return self._moved(a, new, shift, confidence)
-        if confidence >= cfg.finder.min_confidence or shift < cfg.min_shift:
-            self._looks_left = 0  # the board found surely and no better, or found here: settled
+        if found == "here":
+            self._looks_left = 0  # settled
         return DriftStatus("steady", a, self.corners)
 
     def _moved(self, a: float, new: F64, shift: float, confidence: float) -> DriftStatus:

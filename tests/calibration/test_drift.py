@@ -126,3 +126,23 @@ def test_corners_on_no_board_are_looked_for_at_once_and_then_now_and_then() -> N
     assert all(s.event is None for s in seen)
     assert [s.state for s in seen[-2:]] == ["learning", "steady"]
     assert monitor.level is not None and monitor.level > config.verify_below
+
+
+def test_a_small_slide_of_the_camera_is_noticed() -> None:
+    # the stand slid a little: the old corners, 17 px off, still lie on 0.7 of the board's drawing's
+    # normal level (its many parallel edges) -- above the 0.6 that once made a frame suspect
+    scene, _, layout = _stale_start()
+    first = scene.render(layout)
+    spec = scene.camera_spec
+    slid = scene.with_camera(replace(spec, offset=(spec.offset[0] + 0.1, spec.offset[1])))
+    truth = slid.render(layout)
+    config = DriftConfig()
+    ratio = agreement(config, truth.image, first.corners, scene.geometry) / agreement(
+        config, first.image, first.corners, scene.geometry
+    )
+    assert 0.6 < ratio < config.suspect_ratio
+    monitor = DriftMonitor(config, first.corners, scene.geometry)
+    assert [monitor.check(scene.render(layout).image).state for _ in range(4)][-1] == "steady"
+    events = [monitor.check(slid.render(layout).image).event for _ in range(config.patience)]
+    assert events[-1] is not None and events[:-1] == [None] * (config.patience - 1)
+    assert corner_error(events[-1].new, truth.corners) < 0.2 * corner_error(first.corners, truth.corners)
