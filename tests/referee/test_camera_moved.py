@@ -15,17 +15,23 @@ from nardy.referee.match import MatchInfo
 from nardy.referee.session import Referee
 from nardy.rules import Position
 from nardy.vision.config import RecognizerConfig
+from nardy.vision.layout import BoardLayout
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.scene import Scene
 
 
-def test_a_nudged_camera_is_alerted_and_the_board_read_from_where_it_is_now() -> None:
+def _painted_start() -> tuple[Scene, Orientation, Position, BoardLayout]:
+    """A painted board under a harsh light, 20 degrees, at the short-nardy start."""
     scene = Scene.random(
         np.random.default_rng(4), size=(960, 540), family="painted", tilt=(20.0, 20.0), harsh=0.3
     )
     orientation = Orientation()
     start = Position.initial("short")
-    layout = orientation.from_position(start)
+    return scene, orientation, start, orientation.from_position(start)
+
+
+def test_a_nudged_camera_is_alerted_and_the_board_read_from_where_it_is_now() -> None:
+    scene, orientation, start, layout = _painted_start()
     corners = scene.render(layout).corners
     reader = FrameReader(
         Recognizer(RecognizerConfig(), corners),
@@ -88,12 +94,7 @@ def test_the_checker_colours_remembered_survive_new_corners() -> None:
 def test_a_session_started_on_a_profile_from_before_the_camera_moved() -> None:
     """The stand was knocked between calibrating and playing: the drift watch learns no level from
     corners that fit only some of the board's edges, finds the board, and says so before the game."""
-    scene = Scene.random(
-        np.random.default_rng(4), size=(960, 540), family="painted", tilt=(20.0, 20.0), harsh=0.3
-    )
-    orientation = Orientation()
-    start = Position.initial("short")
-    layout = orientation.from_position(start)
+    scene, orientation, start, layout = _painted_start()
     stale = scene.render(layout).corners
     spec = scene.camera_spec
     now = scene.with_camera(
