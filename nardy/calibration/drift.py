@@ -76,7 +76,7 @@ class DriftConfig:
     board: corners a little off a board still lie on some of its many parallel edges. (On 48
     rendered boards, 1280x720, a turn of 3-10 degrees and a shift left 0.33-0.67 of the drawing on
     edges at the old corners, against 0.77-0.94 at the right ones; a look costs one search, about
-    a second.)"""
+    half a second of processor time at 1280x720: ``benchmarks.drift``.)"""
     better_ratio: float = 0.8
     """A board found elsewhere by a search is taken as moved only when the agreement at the corners
     held is below this fraction of the agreement at the found ones, on the same frame: a hand
