@@ -60,7 +60,6 @@ def test_corners_far_outside_the_frame_fit_nowhere_rather_than_fail() -> None:
     assert [monitor.check(sample.image).agreement < 0.1 for _ in range(2)] == [True, True]
 
 
-
 def _stale_start() -> tuple[Scene, Scene, BoardLayout]:
     scene = Scene.random(
         np.random.default_rng(4), size=(960, 540), family="painted", tilt=(20.0, 20.0), harsh=0.3
