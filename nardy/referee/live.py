@@ -50,10 +50,11 @@ class FrameReader:
     """Reads frames of one calibrated board: vision, then white's numbering.
 
     With a ``drift`` monitor it also watches the camera: every ``drift_every`` frames while the
-    view is steady (and every frame while it is in doubt) it checks that the board is still where
-    its corners say. A camera that was nudged is noticed, the board found again and read from its
-    new corners (:attr:`moved` holds the move until :meth:`take_move`); a board that cannot be
-    found again leaves :attr:`view` at ``"lost"``. :func:`report_view` turns both into alerts.
+    view is steady or the board lost (and every frame while it is in doubt) it checks that the
+    board is still where its corners say. A camera that was nudged is noticed, the board found
+    again and read from its new corners (:attr:`moved` holds the move until :meth:`take_move`); a
+    board that cannot be found again leaves :attr:`view` at ``"lost"``. :func:`report_view` turns
+    both into alerts.
 
     ``size`` is the (width, height) of the frames the corners are for (the profile's
     ``image_size``): a camera that gives another resolution of the same shape (a webcam opened at
@@ -147,7 +148,7 @@ class FrameReader:
 
     def _watch(self, frame: Frame) -> None:
         assert self.drift is not None
-        if self.view in ("steady", "learning") and self.frames % self.drift_every:
+        if self.view in ("steady", "learning", "lost") and self.frames % self.drift_every:
             return
         status = self.drift.check(frame)
         self.view = status.state

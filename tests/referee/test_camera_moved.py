@@ -158,3 +158,26 @@ def test_a_board_not_yet_in_view_is_said_lost_and_taken_back_when_it_is() -> Non
 def _texts(referee: Referee) -> list[str]:
     alerts = [e for e in referee.bus.history if e.kind == "alert"]
     return [e.data["text"] for e in alerts if e.data["code"] == CAMERA_MOVED]
+
+
+def test_a_lost_board_is_looked_for_on_every_few_frames_not_every_frame() -> None:
+    """While the board is lost the watch costs what it does while steady: a check every
+    ``drift_every`` frames (a check is about 50 ms; a live camera gives a frame every 33)."""
+    scene = Scene.random(np.random.default_rng(4), size=(960, 540), family="painted", tilt=(20.0, 20.0))
+    orientation = Orientation()
+    board = scene.render(orientation.from_position(Position.initial("short")))
+    cloth = np.random.default_rng(1).integers(90, 110, size=board.image.shape, dtype=np.uint8)
+    monitor = DriftMonitor(DriftConfig(patience=2, retry_every=2), board.corners, scene.geometry)
+    reader = FrameReader(
+        Recognizer(RecognizerConfig(), board.corners), orientation, "short", drift=monitor, drift_every=4
+    )
+    views = []
+    for _ in range(40):
+        reader.read(cloth)
+        views.append(reader.view)
+    assert views[-1] == "lost"
+    checks = monitor._frame
+    for _ in range(12):
+        reader.read(cloth)
+        assert reader.view == "lost"
+    assert monitor._frame - checks == 3  # one frame in four, not twelve
