@@ -399,7 +399,7 @@ class TrayConfig:
     temperature: float = 5.0
     """Softmax temperature over the counts' scores (neighbouring rows are far from independent)."""
     doubt: float = 0.01
-    """Share of each row's count probability spread over other counts ..."""
+    """Share of each row's count probability spread over the counts ..."""
     doubt_decay: float = 0.7
     """... each count getting this factor less for every checker it lies further from what was read
     (a tray read empty that holds twelve is far less likely than one that holds one: a long-nardy
