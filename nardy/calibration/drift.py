@@ -149,11 +149,15 @@ class DriftMonitor:
         self._suspect = 0
         self._frame = -1
         self._pending: CameraMoved | None = None
-        self._trusted = False  # a level learned as a board's, or the board found at these corners
         self._found_here = False  # a search found the board at these corners
         self._looks_left = 0  # searches still to make to check a weak level
         self._next_look = 0
         self._lost = 0  # frames since the board was lost
+
+    @property
+    def _trusted(self) -> bool:
+        """The level learned is a board's: high enough, or learned where a search found the board."""
+        return self.level is not None and (self.level >= self.config.least_level or self._found_here)
 
     def check(self, frame: NDArray[np.uint8]) -> DriftStatus:
         """Look at one frame (H, W, 3) uint8 BGR."""
@@ -166,7 +170,6 @@ class DriftMonitor:
             self._learning.append(a)
             if len(self._learning) >= cfg.learn_frames:
                 self.level = float(np.median(self._learning))
-                self._trusted = self.level >= cfg.least_level or self._found_here
                 if self._trusted and not self._found_here and self.level < cfg.verify_below:
                     self._looks_left = cfg.verify_looks
                     return self._verify(frame, a)
@@ -192,9 +195,9 @@ class DriftMonitor:
             # or the level learned at these corners was no board's (the board was covered, or out of
             # view): it is learned again, and taken whatever it is
             self._suspect = 0
-            self._found_here = True
             if not self._trusted:
                 self.level, self._learning = None, []
+            self._found_here = True
             return DriftStatus("suspect", a, self.corners)
         assert new is not None
         return self._moved(a, new, shift, confidence)
@@ -251,7 +254,7 @@ class DriftMonitor:
         self._lost = 0
         self.level = None
         self._learning = []
-        self._trusted = self._found_here = False
+        self._found_here = False
         self._looks_left = 0
 
     def _refind(self, frame: NDArray[np.uint8], sure: bool = True) -> tuple[F64 | None, float]:

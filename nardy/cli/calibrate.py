@@ -203,8 +203,7 @@ def run_board(args: argparse.Namespace) -> int:
         corners = checked_corners(corners)
     except (ValueError, MarkerError) as exc:
         return _err(str(exc))
-    share = _share_in_frame(corners, size)
-    if source == "manual" and share < IN_FRAME:
+    if source == "manual" and (share := _share_in_frame(corners, size)) < IN_FRAME:
         pts = " ".join(f"{x:g},{y:g}" for x, y in corners)
         return _err(
             f"the corners {pts} put {share:.0%} of the board inside the {size[0]}x{size[1]} frame: "
