@@ -13,7 +13,7 @@ import math
 import statistics
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -165,8 +165,9 @@ class Referee:
         median over ``_gaps``, of the whole and of each place (none until three are learned)."""
         self.misread: frozenset[int] = frozenset()
         """Points the camera has long read unlike the position that stands (see ``misread_seconds``)."""
-        self._deficits: list[deque[tuple[float, float]]] = [deque() for _ in range(24)]
-        """Per point, (time, how far the reading there was from the position that stood)."""
+        self._deficits: list[deque[tuple[float, float, int]]] = [deque() for _ in range(24)]
+        """Per point, (time, how far the reading there was from the position that stood, the
+        count it read likeliest)."""
         self._now = 0.0
         self._patch: frozenset[str] = frozenset()
         """The places called unsettled since the board last read settled (see ``_patch_stands``)."""
@@ -758,13 +759,14 @@ class Referee:
         cfg = self.config
         now = self._now
         found: list[tuple[float, int]] = []
+        shown = reading.most_likely()[0]
         for i, deficit in enumerate(reading.deficits(standing)):
             seen = self._deficits[i]
-            seen.append((now, deficit))
+            seen.append((now, deficit, shown[i]))
             while len(seen) > 1 and seen[1][0] <= now - cfg.misread_seconds:
                 seen.popleft()
             if now - seen[0][0] >= cfg.misread_seconds:
-                median = statistics.median(d for _, d in seen)
+                median = statistics.median(d for _, d, _ in seen)
                 margin = cfg.misread_margin / 2 if i + 1 in self.misread else cfg.misread_margin
                 if median > margin:
                     found.append((median, i + 1))
@@ -779,9 +781,10 @@ class Referee:
             return
         if self._resync(reading, standing):
             return
-        shown = reading.most_likely()[0]
+        # what each point has mostly read over those seconds: this frame alone may read it right
         said = ", ".join(
-            f"point {p} (read {_count_text(shown[p - 1])}, recorded {_count_text(standing.points[p - 1])})"
+            f"point {p} (read {_count_text(self._mostly_read(p, standing))}, "
+            f"recorded {_count_text(standing.points[p - 1])})"
             for p in sorted(misread)
         )
         self._alert(
@@ -791,6 +794,13 @@ class Referee:
             "wrongly? An alarm's reason leaves it out until it reads right",
             points=tuple(sorted(misread)),
         )
+
+    def _mostly_read(self, point: int, standing: Position) -> int:
+        """The count ``point`` (1..24) has most often been read as, of those unlike ``standing``'s,
+        over the frames kept for it (the recorded count if none was unlike it)."""
+        recorded = standing.points[point - 1]
+        unlike = Counter(n for _, _, n in self._deficits[point - 1] if n != recorded)
+        return unlike.most_common(1)[0][0] if unlike else recorded
 
     def _resync(self, reading: BoardReading, standing: Position) -> bool:
         """A point has been read unlike the record for ``misread_seconds``, with nothing moving:
