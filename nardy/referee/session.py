@@ -365,6 +365,12 @@ class Referee:
             self._start_turn(self.to_move, roll, source)
             return
         if turn.status == "played":
+            if self._doubtful_since_played(turn) and self._finish_on_throw(turn):
+                # the play was recorded from an earlier board, and the board it was left at
+                # says less plainly which play it was: recorded from the board as it stands
+                if self.phase == "playing":
+                    self._start_turn(turn.mover.other, roll, source)
+                return
             self._commit()
             self._start_turn(turn.mover.other, roll, source)
             return
@@ -416,6 +422,16 @@ class Referee:
             self._settler.reset()
             return
         self._alert(ev.UNFINISHED_PLAY, "warning", text)
+
+    def _doubtful_since_played(self, turn: Turn) -> bool:
+        """Whether the board, still when the opponent throws, no longer shows ``turn``'s recorded
+        play plainly: it changed after the play was recorded (the mover's hand came back to bear a
+        checker off, say) and now reads as one of two or more states of the turn, which had not
+        stood long enough for the question to be asked."""
+        reading = self.last_reading
+        if reading is None or self._settler.disturbed_since is not None:
+            return False
+        return self._decode(turn, reading, self.config).kind == "unsure"
 
     def _put_right(self, turn: Turn) -> bool:
         """Whether the board, still, no longer shows ``turn``'s illegal play: the last reading

@@ -736,6 +736,45 @@ def test_the_opponents_throw_settles_a_play_the_camera_could_not_tell_apart(tabl
     assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK
 
 
+def test_a_play_recorded_before_the_hand_came_back_is_checked_if_the_board_then_reads_in_doubt(
+    table: Make,
+) -> None:
+    """White plays 6-5: the board first shows 24/13 plainly and the play is recorded; the hand
+    comes back, and the board it leaves reads as 24/13 and as 24/18 13/8 alike (the end-to-end
+    long game of seed 111: a checker borne off after the hand had gone once, under a pile the
+    camera counted short). Black throws before that board has stood long enough to ask about:
+    the play is recorded from the board as it stands, with a note to check, not silently from
+    the board before."""
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    first = start.apply("24/13")
+    t.show(first)
+    assert t.ref.turn is not None and t.ref.turn.status == "played"
+    t.hand()
+    t.see(_between(first, start.apply("24/18 13/8"), 0.5), frames=5)  # 1 s: no question asked yet
+    assert LOOK not in t.alerts()
+    t.roll(4, 2)
+    assert len(t.ref.moves) == 1 and t.ref.moves[0].play.text() == "24/13"
+    assert "uncertain" in t.ref.moves[0].flags and "please check" in t.ref.alerts[CHECK].text
+    assert t.ref.turn is not None and t.ref.turn.mover is Color.BLACK
+
+
+def test_a_play_recorded_and_still_shown_plainly_at_the_throw_needs_no_check(table: Make) -> None:
+    """The guard of the test above: the hand comes back and leaves the same board."""
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    t.show(start.apply("24/13"))
+    t.hand()
+    t.show(start.apply("24/13"), frames=5)
+    t.roll(4, 2)
+    assert t.ref.moves[0].play.text() == "24/13" and "uncertain" not in t.ref.moves[0].flags
+    assert CHECK not in t.alerts()
+
+
 def _misread_white_6_and_8(position: Position, sure: float, torn: bool = False) -> BoardReading:
     """``position``, except that a checker of white's 6-point is read on white's 8-point with
     probability ``sure``; ``torn``: also whether white's 24/13 stopped on 18 (as in
