@@ -225,6 +225,19 @@ def agrees(config: ColourConfig, memory: tuple[F64, F64, F64], groups: tuple[F64
     )
 
 
+def each_holds(
+    config: ColourConfig, groups: tuple[F64, F64, F64], colours: F64, weights: F64
+) -> bool:
+    """Whether each of the two colours ``groups`` (``colour_groups``'s answer) is the nearer one of
+    ``colours`` (N, 3) of stacks weighing ``weights`` (N,) checkers that hold ``remember_checkers``
+    or more."""
+    light, dark, spread = groups
+    x = colours * np.array([config.lightness_weight, 1.0, 1.0])
+    nearer = np.sum(((x - light) / spread) ** 2, axis=1) < np.sum(((x - dark) / spread) ** 2, axis=1)
+    w = np.asarray(weights, np.float64)
+    return min(float(w[nearer].sum()), float(w[~nearer].sum())) >= config.remember_checkers
+
+
 def remembered(
     config: ColourConfig,
     memory: tuple[F64, F64, F64] | None,
@@ -243,15 +256,12 @@ def remembered(
         return memory
     if label_confidence(config, groups) < config.remember_confidence:
         return memory
-    light, dark, spread = groups
-    x = colours * np.array([config.lightness_weight, 1.0, 1.0])
-    nearer = np.sum(((x - light) / spread) ** 2, axis=1) < np.sum(((x - dark) / spread) ** 2, axis=1)
-    w = np.asarray(weights, np.float64)
-    if min(float(w[nearer].sum()), float(w[~nearer].sum())) < config.remember_checkers:
+    if not each_holds(config, groups, colours, weights):
         return memory
+    light, dark, spread = groups
     if memory is None:
         # the first two must be both sides': a frame of more checkers than one side has
-        if float(w.sum()) < config.remember_first:
+        if float(np.sum(weights)) < config.remember_first:
             return None
         return (light.copy(), dark.copy(), spread.copy())
     # each colour must be the one remembered: a frame with a side's last few checkers splits the

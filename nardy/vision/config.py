@@ -229,6 +229,12 @@ class ColourConfig:
     """Checkers (by the colour stage's weights) a still frame must show before its two colours are
     the first remembered: more than one side's fifteen, so both sides' are there (a side's
     checkers alone split in lit and shaded)."""
+    own_colours: float = 24.0
+    """Checkers (expected, on the points) above which a still frame whose own two colours each hold
+    ``remember_checkers`` is read by them even where they are not the two remembered, and they
+    are remembered instead: with this many on the board each side has nine or more there, which a
+    split of one side's checkers in lit and shaded cannot leave out (a memory taken from a frame
+    with a hand in it is put right). 99: a memory is only ever blended."""
     agree_share: float = 0.5
     """A frame's two colours are the remembered two when each lies within this share of the
     remembered two's distance apart from its own (else the frame is read against the memory)."""

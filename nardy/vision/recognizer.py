@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 from nardy.vision.colour import (
     agrees,
     colour_groups,
+    each_holds,
     group_distance,
     light_probabilities,
     remembered,
@@ -350,7 +351,19 @@ class Recognizer:
             memory = self.memory
             if groups_found is not None and self.colours is None:
                 memory = remembered(cfg.colour, self.memory, groups_found, colours, sure_wts)
-            if self.memory is not None and len(colours):
+            if (
+                self.memory is not None
+                and memory is self.memory
+                and groups_found is not None
+                and not agrees(cfg.colour, self.memory, groups_found)
+                and each_holds(cfg.colour, groups_found, colours, sure_wts)
+                and self._both_sides(lines, extras)
+            ):
+                # a board that holds both sides' checkers, split in two colours of its own that
+                # are not the two remembered: the memory is wrong (taken from a frame with a hand
+                # in it, called still) and is taken afresh from this frame, which is read by its own
+                memory = (groups_found[0].copy(), groups_found[1].copy(), groups_found[2].copy())
+            elif self.memory is not None and len(colours):
                 if groups_found is None or not agrees(cfg.colour, self.memory, groups_found):
                     # one colour left (or its stacks split in lit and shaded): judged against
                     # the two remembered
@@ -607,6 +620,19 @@ class Recognizer:
         h, w = smooth.shape[:2]
         c = np.rint(np.asarray(centres, dtype=np.float64)).astype(np.intp)
         return np.asarray(smooth[np.clip(c[:, 1], 0, h - 1), np.clip(c[:, 0], 0, w - 1)], dtype=np.float64)
+
+    def _both_sides(self, lines: list[Line], extras: list[F64]) -> bool:
+        """Whether ``lines`` (with what lies on them in a second layer, ``extras``) hold more
+        checkers, expected, than a lit-and-shaded split of one side's fifteen can leave the other
+        side out of (``ColourConfig.own_colours``)."""
+        cap = self.config.geometry.line_capacity
+        total = 0.0
+        for line, extra in zip(lines, extras, strict=True):
+            q = line.probabilities
+            total += float(np.dot(np.arange(len(q)), q))
+            if len(extra) > 1:
+                total += float(q[cap:].sum()) * float(np.dot(np.arange(len(extra)), extra))
+        return total >= self.config.colour.own_colours
 
     def _combined(self, lines: list[Line], extras: list[F64]) -> F64:
         """For each line, the distribution of its length plus the second-layer count (the latter given

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from nardy.vision.colour import agrees, colour_groups, group_distance, light_probabilities, remembered
@@ -244,3 +246,48 @@ def test_a_board_of_one_colour_is_read_against_the_colours_remembered(detector: 
     # not still enough to be remembered)
     assert wrong["remembered"] <= 6
     assert wrong["alone"] >= wrong["remembered"] + 12
+
+
+def test_a_wrong_memory_is_put_right_by_a_board_of_both_sides(detector: Detector) -> None:
+    """A frame with a hand over the board, called still, can be remembered with the hand as one of
+    the two colours and both checker colours as the other (long seed 109: every checker was then
+    read as one side's for the rest of the game). A still board holding both sides' thirty, split
+    in two colours of its own, is read by them, and they are remembered instead."""
+    config = RecognizerConfig()
+    w = np.array([config.colour.lightness_weight, 1.0, 1.0])
+    hand = np.array([71.0, 131.0, 116.0]) * w  # a sleeve's dark Lab colour, as the colour stage scales it
+    wrong = {"before": 0, "after": 0}
+    for seed in range(60, 66):
+        rng = np.random.default_rng(seed)
+        scene = Scene.random(rng, size=(960, 540), checker_set=CHECKER_SETS[seed % len(CHECKER_SETS)])
+        layout = BoardLayout.long_start() if seed % 2 else BoardLayout.short_start()
+        start = scene.render(layout)
+        # the two colours the frame shows (remembered from it however few its lines count)
+        first = dataclasses.replace(config, colour=dataclasses.replace(config.colour, remember_first=0.0))
+        truth = Recognizer(first, start.corners, detector=detector)
+        truth.read(start.image)
+        assert truth.memory is not None
+        rec = Recognizer(config, start.corners, detector=detector)
+        both = (truth.memory[0] + truth.memory[1]) / 2
+        rec.memory = (both, hand, truth.memory[2].copy())
+        obs = rec.read(start.image)
+        for row in ("top", "bottom"):
+            for stack, reading in zip(layout.row(row), obs.row(row), strict=True):
+                if stack.count:
+                    wrong["after"] += reading.most_likely().colour != stack.colour
+        assert rec.memory is not None and agrees(config.colour, truth.memory, rec.memory)
+        before = Recognizer(config, start.corners, detector=detector)
+        before.memory = (both, hand, truth.memory[2].copy())
+        # the same memory kept, as it was before: every stack judged against it
+        before.config = dataclasses.replace(
+            config, colour=dataclasses.replace(config.colour, own_colours=99.0)
+        )
+        old = before.read(start.image)
+        for row in ("top", "bottom"):
+            for stack, reading in zip(layout.row(row), old.row(row), strict=True):
+                if stack.count:
+                    wrong["before"] += reading.most_likely().colour != stack.colour
+    # of the 30 stacks (8 to a short start, 2 to a long one): none in the wrong colour, against 10
+    # when the wrong memory is kept (black checkers stay nearer a sleeve than the mean of the two)
+    assert wrong["after"] == 0
+    assert wrong["before"] >= 8
