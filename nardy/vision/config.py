@@ -286,6 +286,12 @@ class SettleConfig:
     """... in this many of the rows, ..."""
     frame_run: int = 2
     """... and this many neighbouring samples in a row are, where an arm crosses."""
+    frame_wide_spreads: float = 2.2
+    """A wider arm is found by less: samples this many of the row's spreads off its course ...
+    (a wood frame's grain leaves one sample or two far off, seldom a point's width of them)"""
+    frame_wide_run: int = 5
+    """... this many neighbouring in a row (``frame_step`` apart: 1.25 point widths), in
+    ``frame_rows`` of the rows. 0: not looked for."""
     checker_spreads: float = 6.0
     """A counted line (or bar checker) explains what is round it only when its colour is within this
     many within-group spreads of either checker colour (a hand's fingers counted as checkers do not)."""

@@ -499,10 +499,13 @@ def frame_crossings(
     ``frame`` (H, W, 3) uint8 BGR, ``sides`` where its frame is sampled (``frame_sides``). The
     frame is one wood or one paint, so an arm over it stands out from each row's smooth course
     (``_off_the_light``) by ``frame_spreads`` of the row's spread; where ``frame_run``
-    neighbouring samples do so in ``frame_rows`` rows, the place beside them is named
+    neighbouring samples do so in ``frame_rows`` rows -- or ``frame_wide_run`` by
+    ``frame_wide_spreads``, a wide arm or a hand whose colour is near the frame's -- the place
+    beside them is named
     (``top[i]``/``bottom[i]`` on the long sides, the nearest end point on the short ones). Beside
     a place in ``occupied`` (points whose checkers stand at the base) the long sides are not read:
-    from a low camera a tall stack at the base stands over the frame.
+    from a low camera a tall stack at the base stands over the frame (nor the ends, for the wider
+    test).
     """
     named: list[str] = []
     rows = len(config.frame_depths)
@@ -510,22 +513,29 @@ def frame_crossings(
         m = len(side.places)
         bgr = cv2.remap(frame, side.map_x, side.map_y, cv2.INTER_LINEAR)
         lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).reshape(rows, m, 3).astype(np.float64)
-        unlike = _off_the_light(config, lab, side).sum(axis=0) >= config.frame_rows
-        if side.side in ("top", "bottom") and occupied:
-            unlike &= np.array([p not in occupied for p in side.places])
-        run = 0
-        for k in np.flatnonzero(unlike):
-            run = run + 1 if k > 0 and unlike[k - 1] else 1
-            if run >= config.frame_run:
-                named.extend(side.places[k - run + 1 : k + 1])
+        off = _off_the_light(config, lab, side)
+        found = [(off > config.frame_spreads).sum(axis=0) >= config.frame_rows]
+        if config.frame_wide_run > 0:
+            found.append((off > config.frame_wide_spreads).sum(axis=0) >= config.frame_rows)
+        runs = (config.frame_run, config.frame_wide_run)
+        for wide, (unlike, least) in enumerate(zip(found, runs, strict=False)):
+            # (the wider test, the weaker, beside no stack at all: a head on a corner point
+            # stands over the end of the frame too)
+            if occupied and (wide or side.side in ("top", "bottom")):
+                unlike &= np.array([p not in occupied for p in side.places])
+            run = 0
+            for k in np.flatnonzero(unlike):
+                run = run + 1 if k > 0 and unlike[k - 1] else 1
+                if run >= least:
+                    named.extend(side.places[k - run + 1 : k + 1])
     return tuple(dict.fromkeys(named))
 
 
-def _off_the_light(config: SettleConfig, lab: NDArray[np.float64], side: FrameSide) -> NDArray[np.bool_]:
-    """(rows, m) which of each row's m samples (``lab`` (rows, m, 3)) stand out from the frame: a
-    lamp lights a side unevenly, so each channel's smooth course along it (a quadratic, fitted
-    again without the samples far off the first fit) is taken away first, and a sample stands out
-    when it is ``frame_spreads`` of the rest's spread off it."""
+def _off_the_light(config: SettleConfig, lab: NDArray[np.float64], side: FrameSide) -> NDArray[np.float64]:
+    """(rows, m) how far each of each row's m samples (``lab`` (rows, m, 3)) stands out from the
+    frame, in the row's spreads: a lamp lights a side unevenly, so each channel's smooth course
+    along it (a quadratic, fitted again without the samples far off the first fit) is taken away
+    first, and the spread is that of the rest about it."""
     course = side.basis @ (side.fit @ lab)
     off = np.linalg.norm(lab - course, axis=2)
     spread = np.maximum(1.4826 * median(off, axis=1), config.frame_floor)
@@ -536,7 +546,7 @@ def _off_the_light(config: SettleConfig, lab: NDArray[np.float64], side: FrameSi
         coef, *_ = np.linalg.lstsq(side.basis[keep[r]], lab[r][keep[r]], rcond=None)
         off[r] = np.linalg.norm(lab[r] - side.basis @ coef, axis=1)
         spread[r] = max(1.4826 * float(median(off[r][keep[r]])), config.frame_floor)
-    return np.asarray(off > config.frame_spreads * spread[:, None], dtype=np.bool_)
+    return np.asarray(off / spread[:, None], dtype=np.float64)
 
 
 def _side_place(geometry: BoardGeometry, side: str, x: float, y: float) -> str:

@@ -12,7 +12,7 @@ from nardy.vision.detect import Detector
 from nardy.vision.layout import BoardLayout
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.render import Hand
-from nardy.vision.scene import Scene
+from nardy.vision.scene import Loose, Scene
 from nardy.vision.settle import _disc, closed_by_disc
 
 SIZE = (960, 540)
@@ -84,3 +84,31 @@ def test_a_hand_s_pieces_are_joined_as_a_closing_by_the_disc_would_join_them(siz
                 cv2.circle(mask, centre, int(rng.integers(3, 50)), 1, -1)
         expected = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
         assert np.array_equal(closed_by_disc(mask, size), expected)
+
+
+def test_a_pale_hand_reaching_in_over_a_wood_frame_is_found_by_its_arm(detector: Detector) -> None:
+    """Long seed 109 at 43.4 s (oak): a hand bringing a translucent white checker in over the near
+    edge, its skin near the pale frame's colour, was read as a gold checker on bottom[7] and the
+    frame called still -- and the colour memory was taken from it. The wrist and the sleeve cross
+    the frame a point and a half wide, each sample 2.4-3.6 of the frame's spreads off its course
+    (the wood's grain: under 2 but for single samples), short of the 6 a narrow arm must stand out
+    by; a run that wide is an arm. The board alone, the hand gone, stays still."""
+    scene = Scene.random(np.random.default_rng(109), size=(1280, 720))
+    layout = BoardLayout.from_points(
+        {
+            ("top", 3): ("dark", 1),
+            ("top", 4): ("light", 1),
+            ("top", 7): ("light", 1),
+            ("top", 10): ("dark", 1),
+            ("top", 11): ("light", 12),
+            ("bottom", 0): ("dark", 13),
+        }
+    )
+    hand = Hand(0.656875, 0.72833, from_deg=0.0, height=0.08, skin=(120, 150, 200), sleeve=(80, 60, 50))
+    held = Loose("light", 0.656875, 0.72833, lift=0.02)
+    reaching = scene.render(layout, hands=(hand,), loose=(held,))
+    obs = Recognizer(RecognizerConfig(), reaching.corners, detector=detector).read(reaching.image)
+    assert not obs.settled
+    assert {"bottom[6]", "bottom[7]", "bottom[8]"} & set(obs.unsettled)
+    alone = scene.render(layout)
+    assert Recognizer(RecognizerConfig(), alone.corners, detector=detector).read(alone.image).settled
