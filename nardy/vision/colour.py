@@ -228,9 +228,9 @@ def agrees(config: ColourConfig, memory: tuple[F64, F64, F64], groups: tuple[F64
 def each_holds(
     config: ColourConfig, groups: tuple[F64, F64, F64], colours: F64, weights: F64
 ) -> bool:
-    """Whether each of the two colours ``groups`` (``colour_groups``'s answer) is the nearer one of
-    ``colours`` (N, 3) of stacks weighing ``weights`` (N,) checkers that hold ``remember_checkers``
-    or more."""
+    """Whether each of the two colours ``groups`` (``colour_groups``'s answer) is the nearer of the
+    two to stacks holding ``remember_checkers`` checkers or more in all, of the stacks of colours
+    ``colours`` (N, 3) weighing ``weights`` (N,) checkers."""
     light, dark, spread = groups
     x = colours * np.array([config.lightness_weight, 1.0, 1.0])
     nearer = np.sum(((x - light) / spread) ** 2, axis=1) < np.sum(((x - dark) / spread) ** 2, axis=1)
