@@ -178,20 +178,33 @@ def _split(
     if prototypes is None and len(xr) >= 2:
         # where the light is uneven, the principal axis is mostly lightness and can cut a lit-up
         # colour from its shaded stacks; a cut along one axis (the hue that tells gold from a
-        # translucent white) may part the two much better in their own spreads
+        # translucent white) may part the two much better in their own spreads -- of the splits
+        # that leave neither colour more checkers than a side has, when any does
         apart = float(np.sum(((light - dark) / spread) ** 2))
+        fits = _fits_sides(config, wr, nearer)
         for axis in range(3):
             found = _axis_split(config, xr, wr, axis)
             if found is None:
                 continue
             a, b, sp = found
             parted = float(np.sum(((a - b) / sp) ** 2))
-            if parted > apart:
-                apart = parted
+            in_b = np.sum(((xr - b) / sp) ** 2, axis=1) < np.sum(((xr - a) / sp) ** 2, axis=1)
+            fit = _fits_sides(config, wr, in_b)
+            if (fit and not fits) or (fit == fits and parted > apart):
+                apart, fits = parted, fit
                 b_light = bool(paleness(config, b / w) > paleness(config, a / w))
                 light, dark = (b, a) if b_light else (a, b)
                 spread, separation = sp, float(np.linalg.norm(a - b))
     return (light, dark, spread), separation
+
+
+def _fits_sides(config: ColourConfig, weights: F64, group: NDArray[np.bool_]) -> bool:
+    """Whether a split of stacks weighing ``weights`` (N,) checkers into ``group`` (N,) and the rest
+    leaves neither more than a side's checkers (``side_checkers`` plus ``side_slack``)."""
+    if config.side_checkers <= 0:
+        return True
+    most = config.side_checkers + config.side_slack
+    return max(float(weights[group].sum()), float(weights[~group].sum())) <= most
 
 
 def label_confidence(config: ColourConfig, groups: tuple[F64, F64, F64]) -> float:
@@ -225,9 +238,7 @@ def agrees(config: ColourConfig, memory: tuple[F64, F64, F64], groups: tuple[F64
     )
 
 
-def each_holds(
-    config: ColourConfig, groups: tuple[F64, F64, F64], colours: F64, weights: F64
-) -> bool:
+def each_holds(config: ColourConfig, groups: tuple[F64, F64, F64], colours: F64, weights: F64) -> bool:
     """Whether each of the two colours ``groups`` (``colour_groups``'s answer) is the nearer of the
     two to stacks holding ``remember_checkers`` checkers or more in all, of the stacks of colours
     ``colours`` (N, 3) weighing ``weights`` (N,) checkers."""

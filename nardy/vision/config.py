@@ -178,6 +178,13 @@ class ColourConfig:
     (an ivory and a light grey, 14-17 apart) must not all be called light."""
     min_share: float = 0.1
     """Least share of the checkers (by count) either colour group must hold when the groups are found."""
+    side_checkers: float = 15.0
+    """Checkers a side has: of the ways to split the stacks in two colours, one that gives either
+    colour more than this (plus ``side_slack``) cannot be the two sides' and is taken only when
+    none can (a lit side and a shaded side of two pale colours can part further in hue than in
+    lightness: 22 checkers against 8 is no reading of a board). 0: not used."""
+    side_slack: float = 2.0
+    """Checkers a split may give a colour beyond ``side_checkers`` (a count read one or two high)."""
     refine_rounds: int = 5
     """Most rounds of moving stacks to the group they are nearer in the groups' own spreads, for a
     split along one colour axis (see ``colour._split``)."""

@@ -59,6 +59,27 @@ def test_gold_lit_as_bright_as_the_whites_is_still_gold() -> None:
     assert (p[:8] > 0.9).all() and (p[8:] < 0.1).all()
 
 
+def test_no_split_gives_a_colour_more_checkers_than_a_side_has() -> None:
+    # the starting position on a walnut board with pearl and grey checkers, a warm lamp at the far
+    # end (Lab as the recognizer samples them): the pearl stacks near the lamp clip to neutral
+    # white, those in the warm shade are as yellow as the grey; a cut along the yellow axis parts
+    # the two hues further in their own spreads than lightness parts pearl from grey -- and calls
+    # 22 checkers grey
+    pearl = np.array(
+        [[235.1, 127.3, 129.4], [229.7, 127.2, 129.7], [290.2, 123.7, 142.9], [282.8, 123.5, 145.7]]
+    )
+    grey = np.array(
+        [[192.0, 131.3, 145.8], [192.4, 131.1, 146.1], [203.8, 131.1, 147.0], [210.8, 131.6, 146.9]]
+    )
+    weights = np.array([5, 3, 2, 5, 2, 5, 5, 3], dtype=np.float64)
+    colours = np.vstack([pearl, grey])
+    p = light_probabilities(ColourConfig(), colours, weights)
+    assert (p[:4] > 0.8).all() and (p[4:] < 0.2).all()
+    # the same stacks, the sides' count not used: the two warm pearl stacks (7 checkers) go grey
+    q = light_probabilities(ColourConfig(side_checkers=0.0), colours, weights)
+    assert (q[2:4] < 0.5).all()
+
+
 def test_red_is_light_against_blue_even_where_blue_is_less_saturated() -> None:
     rng = np.random.default_rng(7)
     red = np.array([113.0, 182.0, 160.0]) + rng.normal(0, 3, (6, 3))
