@@ -39,11 +39,10 @@ def _mean_rows(x: F64, weights: F64) -> F64:
     return np.asarray((x * w).sum(axis=0) / total, dtype=np.float64)
 
 
-def _cut(x: F64, weights: F64, min_share: float, most: float = np.inf) -> tuple[NDArray[np.bool_], bool]:
+def _cut(x: F64, weights: F64, min_share: float) -> tuple[NDArray[np.bool_], bool]:
     """The best cut of values ``x`` (N,) with ``weights`` (N,) in two (least within-group sum of
     squares, from running sums): (the upper group, whether each group keeps at least ``min_share``
-    of the weight -- when no cut can, the best cut of all). Of those, one that leaves neither group
-    more than ``most`` (a side's checkers) when any does."""
+    of the weight -- when no cut can, the best cut of all)."""
     n = len(x)
     order = np.argsort(x)
     xs, ws = x[order], weights[order]
@@ -53,9 +52,6 @@ def _cut(x: F64, weights: F64, min_share: float, most: float = np.inf) -> tuple[
     wl, wr = cw[k], total - cw[k]
     cost = (c2[k] - c1[k] ** 2 / wl) + ((c2[-1] - c2[k]) - (c1[-1] - c1[k]) ** 2 / np.maximum(wr, 1e-9))
     fair = (wl >= min_share * total) & (wr >= min_share * total)
-    within = fair & (wl <= most) & (wr <= most)
-    if within.any():
-        fair = within
     if fair.any():
         cost = np.where(fair, cost, np.inf)
     group = np.zeros(n, bool)
@@ -63,19 +59,17 @@ def _cut(x: F64, weights: F64, min_share: float, most: float = np.inf) -> tuple[
     return group, bool(fair.any())
 
 
-def _two_means(
-    x: F64, weights: F64, min_share: float, most: float = np.inf
-) -> tuple[F64, F64, NDArray[np.bool_]]:
+def _two_means(x: F64, weights: F64, min_share: float) -> tuple[F64, F64, NDArray[np.bool_]]:
     """Split rows of ``x`` (N, 3) with ``weights`` (N,) in two along their principal axis (the best 1-D
     cut, refined by 2-means in full colour); each group keeps at least ``min_share`` of the weight, so
-    one stray stack cannot be a group of its own (and, where it can, no more than ``most``)."""
+    one stray stack cannot be a group of its own."""
     n = len(x)
     centre = _mean_rows(x, weights)
     if n < 2:
         return centre, centre, np.zeros(n, bool)
     _, _, vt = np.linalg.svd((x - centre) * np.sqrt(weights)[:, None], full_matrices=False)
-    group, _ = _cut((x - centre) @ vt[0], weights, min_share, most)
-    group, a, b, _ = _regroup(x, weights, group, min_share, 5, most=most)  # plain 2-means in full colour
+    group, _ = _cut((x - centre) @ vt[0], weights, min_share)
+    group, a, b, _ = _regroup(x, weights, group, min_share, 5)  # plain 2-means in full colour
     return a, b, group
 
 
@@ -97,13 +91,12 @@ def _regroup(
     min_share: float,
     rounds: int,
     spreads: ColourConfig | None = None,
-    most: float = np.inf,
 ) -> tuple[NDArray[np.bool_], F64, F64, F64 | float]:
     """``group`` (N,) of rows ``x`` (N, 3) with ``weights`` (N,) refined: each row moved to the group
     whose mean it is nearer -- in plain distance, or in the groups' own spreads (``_spread`` with
     ``spreads``) -- until none moves, ``rounds`` at most, as long as each group keeps ``min_share``
-    of the weight (and no more than ``most``, if it held no more to begin with). Returns the
-    group, the means of the other rows and of it, and their spread (1.0 for plain distance)."""
+    of the weight. Returns the group, the means of the other rows and of it, and their spread (1.0
+    for plain distance)."""
 
     def described(g: NDArray[np.bool_]) -> tuple[F64, F64, F64 | float]:
         a, b = _mean_rows(x[~g], weights[~g]), _mean_rows(x[g], weights[g])
@@ -111,11 +104,11 @@ def _regroup(
 
     total = float(weights.sum())
     a, b, scale = described(group)
-    capped = max(float(weights[group].sum()), float(weights[~group].sum())) <= most
     for _ in range(rounds):
         new = np.sum(((x - b) / scale) ** 2, axis=1) < np.sum(((x - a) / scale) ** 2, axis=1)
-        held = float(weights[new].sum()), float(weights[~new].sum())
-        if (new == group).all() or min(held) < min_share * total or (capped and max(held) > most):
+        if (new == group).all() or min(
+            float(weights[new].sum()), float(weights[~new].sum())
+        ) < min_share * total:
             break
         group = new
         a, b, scale = described(group)
@@ -125,13 +118,11 @@ def _regroup(
 def _axis_split(config: ColourConfig, x: F64, weights: F64, axis: int) -> tuple[F64, F64, F64] | None:
     """Rows ``x`` (N, 3) with ``weights`` (N,) split in two by a cut along one ``axis``, then each row
     moved to the group it is nearer in the groups' own spreads until none moves: (the two groups'
-    means, the spread) -- or None when no cut leaves each group ``min_share`` of the weight. Where
-    a cut can leave neither more checkers than a side has, the cut and the moves do."""
-    most = _most(config)
-    group, fair = _cut(x[:, axis], weights, config.min_share, most)
+    means, the spread) -- or None when no cut leaves each group ``min_share`` of the weight."""
+    group, fair = _cut(x[:, axis], weights, config.min_share)
     if not fair:
         return None
-    _, a, b, spread = _regroup(x, weights, group, config.min_share, config.refine_rounds, config, most)
+    _, a, b, spread = _regroup(x, weights, group, config.min_share, config.refine_rounds, config)
     return a, b, np.asarray(spread, dtype=np.float64)
 
 
@@ -179,7 +170,7 @@ def _split(
     if prototypes is not None:
         light, dark = prototypes[0] * w, prototypes[1] * w
     else:
-        a, b, _ = _two_means(xr, wr, config.min_share, _most(config))
+        a, b, _ = _two_means(xr, wr, config.min_share)
         separation = float(np.linalg.norm(a - b))
         light, dark = (a, b) if paleness(config, a / w) > paleness(config, b / w) else (b, a)
     nearer = np.linalg.norm(xr - light, axis=1) < np.linalg.norm(xr - dark, axis=1)
@@ -207,15 +198,12 @@ def _split(
     return (light, dark, spread), separation
 
 
-def _most(config: ColourConfig) -> float:
-    """The most checkers a colour group may hold: a side's (``side_checkers``) and ``side_slack``."""
-    return config.side_checkers + config.side_slack if config.side_checkers > 0 else np.inf
-
-
 def _fits_sides(config: ColourConfig, weights: F64, group: NDArray[np.bool_]) -> bool:
     """Whether a split of stacks weighing ``weights`` (N,) checkers into ``group`` (N,) and the rest
     leaves neither more than a side's checkers (``side_checkers`` plus ``side_slack``)."""
-    most = _most(config)
+    if config.side_checkers <= 0:
+        return True
+    most = config.side_checkers + config.side_slack
     return max(float(weights[group].sum()), float(weights[~group].sum())) <= most
 
 
