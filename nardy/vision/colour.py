@@ -84,6 +84,12 @@ def _spread(config: ColourConfig, x: F64, a: F64, b: F64, in_b: NDArray[np.bool_
     )
 
 
+def _nearer_second(x: F64, a: F64, b: F64, scale: F64 | float) -> NDArray[np.bool_]:
+    """Which rows of ``x`` (N, 3) lie nearer ``b`` than ``a`` (3,), distances measured in ``scale``
+    (a spread per axis, or 1.0 for plain distance)."""
+    return np.asarray(np.sum(((x - b) / scale) ** 2, axis=1) < np.sum(((x - a) / scale) ** 2, axis=1))
+
+
 def _regroup(
     x: F64,
     weights: F64,
@@ -105,7 +111,7 @@ def _regroup(
     total = float(weights.sum())
     a, b, scale = described(group)
     for _ in range(rounds):
-        new = np.sum(((x - b) / scale) ** 2, axis=1) < np.sum(((x - a) / scale) ** 2, axis=1)
+        new = _nearer_second(x, a, b, scale)
         if (new == group).all() or min(
             float(weights[new].sum()), float(weights[~new].sum())
         ) < min_share * total:
@@ -188,8 +194,7 @@ def _split(
                 continue
             a, b, sp = found
             parted = float(np.sum(((a - b) / sp) ** 2))
-            in_b = np.sum(((xr - b) / sp) ** 2, axis=1) < np.sum(((xr - a) / sp) ** 2, axis=1)
-            fit = _fits_sides(config, wr, in_b)
+            fit = _fits_sides(config, wr, _nearer_second(xr, a, b, sp))
             if (fit and not fits) or (fit == fits and parted > apart):
                 apart, fits = parted, fit
                 b_light = bool(paleness(config, b / w) > paleness(config, a / w))
@@ -244,7 +249,7 @@ def each_holds(config: ColourConfig, groups: tuple[F64, F64, F64], colours: F64,
     ``colours`` (N, 3) weighing ``weights`` (N,) checkers."""
     light, dark, spread = groups
     x = colours * np.array([config.lightness_weight, 1.0, 1.0])
-    nearer = np.sum(((x - light) / spread) ** 2, axis=1) < np.sum(((x - dark) / spread) ** 2, axis=1)
+    nearer = _nearer_second(x, dark, light, spread)
     w = np.asarray(weights, np.float64)
     return min(float(w[nearer].sum()), float(w[~nearer].sum())) >= config.remember_checkers
 
