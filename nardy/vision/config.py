@@ -299,6 +299,11 @@ class SettleConfig:
     frame_wide_run: int = 5
     """... this many neighbouring in a row (``frame_step`` apart: 1.25 point widths), in
     ``frame_rows`` of the rows. 0: not looked for."""
+    frame_stand_margin: float = 0.25
+    """A checker on a point may stand over the frame as the camera sees it (the far side's base
+    checkers from a low camera, a head piled on a corner point): samples that a stack read on the
+    board could stand over, its discs taken this much wider than their radius (a checker set down
+    off its place, corners a few pixels off), are not watched while the stack is there."""
     checker_spreads: float = 6.0
     """A counted line (or bar checker) explains what is round it only when its colour is within this
     many within-group spreads of either checker colour (a hand's fingers counted as checkers do not)."""

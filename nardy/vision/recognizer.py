@@ -184,6 +184,8 @@ class Recognizer:
                 cfg.geometry,
                 frame_size,
                 lambda p: board_to_frame(camera, board_h, np.c_[p, np.zeros(len(p))], lens),
+                camera.position,
+                cfg.max_count,
             )
         return self._maps
 
@@ -481,9 +483,13 @@ class Recognizer:
             if not cfg.settle.frame_watch:
                 return found
             # an arm over the frame: a hand may be over a board of nearly its own colour
-            occupied = frozenset(
-                place_name(i) for i, line in enumerate(lines) if len(line.centres) and alike[i][:1].all()
-            )
+            # (what stands on each point from its base: a full line may carry a pile the count
+            # does not see, as high as any)
+            occupied = {
+                place_name(i): len(line.centres) if len(line.centres) < cap else cfg.max_count
+                for i, line in enumerate(lines)
+                if len(line.centres) and alike[i][:1].all()
+            }
             crossed = frame_crossings(cfg.settle, frame, self._frame_sides, occupied)
             if not crossed:
                 return found

@@ -19,7 +19,7 @@ either: a hand over a board of nearly its own colour still moves.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -441,6 +441,63 @@ class FrameSide:
     """(3, m) the least-squares fit to all m samples of a row (``basis``'s pseudo-inverse)."""
     places: tuple[str, ...]
     """(m,) the place of the playing area beside each sample."""
+    stands: tuple[tuple[int, str, int], ...] = ()
+    """(sample, place, n): the sample (an index into ``map_x``) lies under a checker of a stack of
+    n or more on the place, as the camera sees it (``stacks_over``)."""
+
+
+def stacks_over(
+    geometry: BoardGeometry,
+    samples: NDArray[np.float64],
+    camera_at: NDArray[np.float64] | None,
+    margin: float,
+    max_count: int,
+) -> tuple[tuple[int, str, int], ...]:
+    """Which of the frame's ``samples`` (N, 2) board points a stack on a point can hide from a camera
+    at ``camera_at`` (board (x, y, z), z < 0 above the board; None: straight above each sample):
+    (sample, place, n) for the fewest checkers n on the place that put one there -- a line from the
+    base (running on past the tip for a long head, up to the board's middle) or a pile on a full line (each layer over the gaps
+    of the one under it, one checker higher). A disc hides a sample when the ray from the camera to
+    the sample passes within its radius (times 1 + ``margin``) at a height the stack reaches."""
+    cap = geometry.line_capacity
+    r, t = geometry.checker_radius * (1.0 + margin), geometry.checker_height
+    # a line from the base, as far as the middle of the board at most
+    reach = int(geometry.height / (4.0 * geometry.checker_radius) - 0.5) + 1
+    discs: list[tuple[float, int, int]] = [(float(k), 1, k + 1) for k in range(min(max_count, reach))]
+    below, layer = cap, 2
+    while below < max_count and cap - layer + 1 > 0:  # a pile: layer L over the gaps of layer L - 1
+        size = cap - layer + 1
+        discs += [(j + (layer - 1) / 2.0, layer, below + j + 1) for j in range(size) if below + j < max_count]
+        below, layer = below + size, layer + 1
+    slot = np.array([d[0] for d in discs])
+    height = np.array([d[1] * t for d in discs])
+    need = np.array([d[2] for d in discs])
+    a = np.asarray(samples, np.float64).reshape(-1, 2)
+    if camera_at is None or float(camera_at[2]) >= 0.0:
+        lean = np.zeros_like(a)[:, None, :] * height[None, :, None]
+    else:  # where the ray to each sample runs at each disc's height (N, D, 2), less the sample
+        c = np.asarray(camera_at, np.float64)
+        lean = (c[None, :2] - a)[:, None, :] * (height / -float(c[2]))[None, :, None]
+    out: list[tuple[int, str, int]] = []
+    for row in ("top", "bottom"):
+        for i in range(POINTS_PER_ROW):
+            x, y0 = geometry.point_x(i), geometry.base_y(row)
+            centre = np.stack(
+                [
+                    np.full(len(slot), x),
+                    y0 + geometry.direction(row) * (slot + 0.5) * 2.0 * geometry.checker_radius,
+                ],
+                axis=1,
+            )
+            # distance from each disc's centre to the ray's stretch from the board up to its height
+            to_centre = centre[None, :, :] - a[:, None, :]
+            span = np.sum(lean * lean, axis=2)
+            along = np.clip(np.sum(to_centre * lean, axis=2) / np.maximum(span, 1e-18), 0.0, 1.0)
+            gap = to_centre - along[:, :, None] * lean
+            hidden = np.sum(gap * gap, axis=2) <= r * r
+            for k in np.flatnonzero(hidden.any(axis=1)):
+                out.append((int(k), f"{row}[{i}]", int(need[hidden[k]].min())))
+    return tuple(out)
 
 
 def frame_sides(
@@ -448,11 +505,15 @@ def frame_sides(
     geometry: BoardGeometry,
     frame_size: tuple[int, int],
     to_frame: Callable[[NDArray[np.float64]], NDArray[np.float64]],
+    camera_at: NDArray[np.float64] | None = None,
+    max_count: int = 15,
 ) -> tuple[FrameSide, ...]:
     """The sides of the board's frame watched for an arm (``frame_crossings``) in frames of
     ``frame_size`` (width, height), ``to_frame`` taking board (N, 2) points on the board's plane to
     frame (N, 2) pixels: each side but the tray's, in rows (``frame_depths``) of samples every
-    ``frame_step`` point widths. A side the frame shows only in part is not watched."""
+    ``frame_step`` point widths. A side the frame shows only in part is not watched. ``camera_at``:
+    the camera's centre (board (x, y, z), see ``stacks_over``), for which samples a stack of up to
+    ``max_count`` checkers can stand over."""
     w_img, h_img = frame_size
     sides: list[tuple[str, tuple[float, float], tuple[float, float], tuple[float, float]]] = [
         ("top", (0.0, 0.0), (1.0, 0.0), (0.0, -1.0)),
@@ -483,6 +544,7 @@ def frame_sides(
                 basis,
                 np.asarray(np.linalg.pinv(basis), dtype=np.float64),
                 tuple(_side_place(geometry, side, float(x), float(y)) for x, y in along),
+                stacks_over(geometry, pts, camera_at, config.frame_stand_margin, max_count),
             )
         )
     return tuple(watched)
@@ -492,7 +554,7 @@ def frame_crossings(
     config: SettleConfig,
     frame: NDArray[np.uint8],
     sides: Sequence[FrameSide],
-    occupied: frozenset[str] = frozenset(),
+    occupied: Mapping[str, int] | None = None,
 ) -> tuple[str, ...]:
     """Places beside which something crosses the board's frame: an arm reaching in.
 
@@ -502,10 +564,10 @@ def frame_crossings(
     neighbouring samples do so in ``frame_rows`` rows -- or ``frame_wide_run`` by
     ``frame_wide_spreads``, a wide arm or a hand whose colour is near the frame's -- the place
     beside them is named
-    (``top[i]``/``bottom[i]`` on the long sides, the nearest end point on the short ones). Beside
-    a place in ``occupied`` (points whose checkers stand at the base) the long sides are not read:
-    from a low camera a tall stack at the base stands over the frame (nor the ends, for the wider
-    test).
+    (``top[i]``/``bottom[i]`` on the long sides, the nearest end point on the short ones).
+    ``occupied``: how many checkers each point holds, its line starting at the base; the samples
+    such a stack can stand over as the camera sees it (``FrameSide.stands``: the far side's base
+    checkers from a low camera, a head piled on a corner point) are not read.
     """
     named: list[str] = []
     rows = len(config.frame_depths)
@@ -514,15 +576,14 @@ def frame_crossings(
         bgr = cv2.remap(frame, side.map_x, side.map_y, cv2.INTER_LINEAR)
         lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).reshape(rows, m, 3).astype(np.float64)
         off = _off_the_light(config, lab, side)
+        if occupied:
+            hidden = [k for k, place, n in side.stands if occupied.get(place, 0) >= n]
+            off.reshape(-1)[hidden] = 0.0
         found = [(off > config.frame_spreads).sum(axis=0) >= config.frame_rows]
         if config.frame_wide_run > 0:
             found.append((off > config.frame_wide_spreads).sum(axis=0) >= config.frame_rows)
         runs = (config.frame_run, config.frame_wide_run)
-        for wide, (unlike, least) in enumerate(zip(found, runs, strict=False)):
-            # (the wider test, the weaker, beside no stack at all: a head on a corner point
-            # stands over the end of the frame too)
-            if occupied and (wide or side.side in ("top", "bottom")):
-                unlike &= np.array([p not in occupied for p in side.places])
+        for unlike, least in zip(found, runs, strict=False):
             run = 0
             for k in np.flatnonzero(unlike):
                 run = run + 1 if k > 0 and unlike[k - 1] else 1

@@ -7,7 +7,7 @@ import numpy as np
 
 from nardy.vision.config import SettleConfig
 from nardy.vision.geometry import BoardGeometry, apply_homography, homography_to_image
-from nardy.vision.settle import FrameSide, frame_crossings, frame_sides
+from nardy.vision.settle import FrameSide, frame_crossings, frame_sides, stacks_over
 
 GEOMETRY = BoardGeometry()
 CORNERS = np.array([[240.0, 40.0], [1040.0, 40.0], [1040.0, 680.0], [240.0, 680.0]])
@@ -27,9 +27,11 @@ def _board(seed: int) -> np.ndarray:
     return np.clip(image, 0, 255).astype(np.uint8)
 
 
-def _sides(corners: np.ndarray) -> tuple[FrameSide, ...]:
+def _sides(corners: np.ndarray, camera_at: np.ndarray | None = None) -> tuple[FrameSide, ...]:
     to_image = homography_to_image(GEOMETRY, corners)
-    return frame_sides(SettleConfig(), GEOMETRY, (1280, 720), lambda p: apply_homography(to_image, p))
+    return frame_sides(
+        SettleConfig(), GEOMETRY, (1280, 720), lambda p: apply_homography(to_image, p), camera_at
+    )
 
 
 def _columns(places: tuple[str, ...]) -> set[int]:
@@ -55,15 +57,50 @@ def _near_the_sleeve() -> set[int]:
     return {i for i in range(12) if 0.575 - pw <= GEOMETRY.point_x(i) <= 0.65 + pw}
 
 
-def test_a_stack_standing_at_the_base_is_not_an_arm() -> None:
-    # from a low camera a tall stack at a point's base stands over the frame: beside a point whose
-    # checkers stand at the base the long sides are not read
-    sides = _sides(CORNERS)
+def test_a_stack_standing_over_the_frame_is_not_an_arm() -> None:
+    # a camera low beyond the top edge sees the near (bottom) row's base checkers lean out over the
+    # frame beside them: there the frame is not read while they stand there
+    low_beyond_top = np.array([0.5, -1.2, -0.6])
+    sides = _sides(CORNERS, low_beyond_top)
     arm = _board(0)
-    cv2.rectangle(arm, (700, 640), (760, 719), (120, 60, 40), -1)
+    cv2.rectangle(arm, (700, 660), (760, 719), (120, 60, 40), -1)  # over the outer part only
     assert frame_crossings(SettleConfig(), arm, sides)
-    occupied = frozenset(f"bottom[{i}]" for i in _near_the_sleeve())
+    occupied = {f"bottom[{i}]": 1 for i in _near_the_sleeve()}
     assert frame_crossings(SettleConfig(), arm, sides, occupied) == ()
+
+
+def test_an_arm_beside_a_stack_the_camera_sees_clear_of_the_frame_is_named() -> None:
+    # the same arm and checkers, the camera beyond the bottom edge: those checkers lean in, away
+    # from the frame, so the arm beside them is an arm
+    low_beyond_bottom = np.array([0.5, 2.0, -0.6])
+    sides = _sides(CORNERS, low_beyond_bottom)
+    arm = _board(0)
+    cv2.rectangle(arm, (700, 660), (760, 719), (120, 60, 40), -1)
+    occupied = {f"bottom[{i}]": 1 for i in _near_the_sleeve()}
+    named = frame_crossings(SettleConfig(), arm, sides, occupied)
+    assert named and _columns(named) <= _near_the_sleeve(), named
+
+
+def test_which_stacks_can_stand_over_the_frame() -> None:
+    g = GEOMETRY
+    # samples on the far (top) and near (bottom) side's frame, beside point 4, a third of the way out
+    out = 0.3 * g.frame_width
+    samples = np.array([[g.point_x(4), -out], [g.point_x(4), g.height + out]])
+    # from straight above, far away, no checker on the board hides the frame beyond its radius
+    above = stacks_over(g, samples, np.array([0.5, 0.4, -50.0]), 0.0, 15)
+    assert above == ()
+    # from low in front (beyond the bottom edge): the far row's base checker leans over the top
+    # frame; the near row's leans away, and nothing on the bottom row hides the bottom sample
+    low = stacks_over(g, samples, np.array([0.5, 2.0, -0.5]), 0.0, 15)
+    assert (0, "top[4]", 1) in low
+    assert not [s for s in low if s[0] == 1]
+    # along an end of the board a line hides the frame beside each of its checkers: beside the
+    # second checker of the corner point's line, a line of two or more
+    beside_second = np.array([[-out, g.slot("top", 0, 1.0)[1]]])
+    end = stacks_over(g, beside_second, np.array([2.0, 0.4, -0.5]), 0.0, 15)
+    assert end[0] == (0, "top[0]", 2), end
+    # (from so low a camera a tall pile further along the row rises into the same line of sight)
+    assert all(n > g.line_capacity for _, place, n in end[1:]), end
 
 
 def test_a_frame_the_camera_sees_only_in_part_is_not_watched() -> None:
