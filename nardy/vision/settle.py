@@ -456,9 +456,10 @@ def stacks_over(
     """Which of the frame's ``samples`` (N, 2) board points a stack on a point can hide from a camera
     at ``camera_at`` (board (x, y, z), z < 0 above the board; None: straight above each sample):
     (sample, place, n) for the fewest checkers n on the place that put one there -- a line from the
-    base (running on past the tip for a long head, up to the board's middle) or a pile on a full line (each layer over the gaps
-    of the one under it, one checker higher). A disc hides a sample when the ray from the camera to
-    the sample passes within its radius (times 1 + ``margin``) at a height the stack reaches."""
+    base (running on past the tip for a long head, up to the board's middle) or a pile on a full
+    line (each layer over the gaps of the one under it, one checker higher). A disc hides a sample
+    when the ray from the camera to the sample passes within its radius (times 1 + ``margin``) at
+    a height the stack reaches."""
     cap = geometry.line_capacity
     r, t = geometry.checker_radius * (1.0 + margin), geometry.checker_height
     # a line from the base, as far as the middle of the board at most
@@ -474,7 +475,7 @@ def stacks_over(
     need = np.array([d[2] for d in discs])
     a = np.asarray(samples, np.float64).reshape(-1, 2)
     if camera_at is None or float(camera_at[2]) >= 0.0:
-        lean = np.zeros_like(a)[:, None, :] * height[None, :, None]
+        lean = np.zeros((len(a), len(height), 2))
     else:  # where the ray to each sample runs at each disc's height (N, D, 2), less the sample
         c = np.asarray(camera_at, np.float64)
         lean = (c[None, :2] - a)[:, None, :] * (height / -float(c[2]))[None, :, None]

@@ -58,8 +58,8 @@ def _near_the_sleeve() -> set[int]:
 
 
 def test_a_stack_standing_over_the_frame_is_not_an_arm() -> None:
-    # a camera low beyond the top edge sees the near (bottom) row's base checkers lean out over the
-    # frame beside them: there the frame is not read while they stand there
+    # a camera low beyond the top edge sees the bottom row -- the far one from it -- lean out over
+    # the frame beside its base checkers: there the frame is not read while they stand there
     low_beyond_top = np.array([0.5, -1.2, -0.6])
     sides = _sides(CORNERS, low_beyond_top)
     arm = _board(0)
