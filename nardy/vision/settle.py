@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 
 from nardy.vision.config import SettleConfig
 from nardy.vision.evidence import WHITE, Evidence
-from nardy.vision.geometry import POINTS_PER_ROW, BoardGeometry
+from nardy.vision.geometry import POINTS_PER_ROW, ROWS, BoardGeometry
 from nardy.vision.masks import BAR_PLACE, EDGE, OUTSIDE, BoardMasks
 from nardy.vision.stats import median
 
@@ -479,21 +479,14 @@ def stacks_over(
     else:  # where the ray to each sample runs at each disc's height (N, D, 2), less the sample
         c = np.asarray(camera_at, np.float64)
         lean = (c[None, :2] - a)[:, None, :] * (height / -float(c[2]))[None, :, None]
+    span = np.maximum(np.sum(lean * lean, axis=2), 1e-18)
     out: list[tuple[int, str, int]] = []
-    for row in ("top", "bottom"):
+    for row in ROWS:
         for i in range(POINTS_PER_ROW):
-            x, y0 = geometry.point_x(i), geometry.base_y(row)
-            centre = np.stack(
-                [
-                    np.full(len(slot), x),
-                    y0 + geometry.direction(row) * (slot + 0.5) * 2.0 * geometry.checker_radius,
-                ],
-                axis=1,
-            )
+            centre = np.array([geometry.slot(row, i, float(k)) for k in slot])
             # distance from each disc's centre to the ray's stretch from the board up to its height
             to_centre = centre[None, :, :] - a[:, None, :]
-            span = np.sum(lean * lean, axis=2)
-            along = np.clip(np.sum(to_centre * lean, axis=2) / np.maximum(span, 1e-18), 0.0, 1.0)
+            along = np.clip(np.sum(to_centre * lean, axis=2) / span, 0.0, 1.0)
             gap = to_centre - along[:, :, None] * lean
             hidden = np.sum(gap * gap, axis=2) <= r * r
             for k in np.flatnonzero(hidden.any(axis=1)):
