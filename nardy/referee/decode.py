@@ -56,6 +56,12 @@ class Bias:
     total: float = 0.0
     """The usual gap over the whole board (places the free reading fills in cost it less than the
     sum of their own gaps)."""
+    lean: tuple[float, ...] = ()
+    """Per point (1..24), how much likelier the camera usually finds some other count there than the
+    count that stood (:meth:`BoardReading.deficits`): a pile it reads two too tall. Empty when
+    nothing is learned."""
+    stood: tuple[int, ...] = ()
+    """The counts (white's numbering, as ``Position.points``) ``lean`` is measured from."""
 
     def forgive(self, reading: BoardReading, position: Position, free: Position | None) -> float:
         """What of ``position``'s gap from the free reading ``free`` is this camera's usual one."""
@@ -64,11 +70,31 @@ class Bias:
         gaps = reading.place_gaps(position, free)
         return min(sum(min(u, g) for u, g in zip(self.usual, gaps, strict=True) if g > 0), self.total)
 
+    def leaning(self, reading: BoardReading, position: Position, free: Position | None) -> float:
+        """What ``position`` gains over the free reading ``free`` at points where it departs from
+        what stood and the camera usually reads away from what stood: a board that puts one more
+        checker on a pile the camera always reads too tall is no likelier for it, since the camera
+        said the same of the pile as it stood."""
+        if not self.lean or free is None:
+            return 0.0
+        gaps = reading.place_gaps(position, free)[: len(self.lean)]
+        return sum(
+            min(u, -g)
+            for u, g, mine, stood in zip(self.lean, gaps, position.points, self.stood, strict=True)
+            if g < 0 and mine != stood
+        )
+
     def gap(self, reading: BoardReading, position: Position, free: tuple[float, Position | None]) -> float:
         """How much less likely (log) ``position`` is than the free reading ``free`` (the answer of
-        :meth:`BoardReading.best_keeping_count`), less what of that is the usual gap."""
+        :meth:`BoardReading.best_keeping_count`), less what of that is the usual gap, and without
+        what it gains where the camera usually leans (``leaning``)."""
         free_ll, kept = free
-        return free_ll - reading.log_likelihood(position) - self.forgive(reading, position, kept)
+        return (
+            free_ll
+            - reading.log_likelihood(position)
+            - self.forgive(reading, position, kept)
+            + self.leaning(reading, position, kept)
+        )
 
 
 NO_BIAS = Bias()

@@ -160,9 +160,13 @@ class Referee:
         self.last_reading: BoardReading | None = None
         self._gaps: deque[tuple[float, ...]] = deque(maxlen=self.config.bias_window)
         """Recent gaps, place by place, between the free reading and the position that stood."""
+        self._leans: deque[tuple[tuple[int, ...], tuple[float, ...]]] = deque(maxlen=self.config.bias_window)
+        """Recent positions that stood (their points) and the reading's deficits, point by point,
+        from them (``BoardReading.deficits``)."""
         self.usual_gap = Bias()
         """How far this camera's free reading usually is from the position that stands: the
-        median over ``_gaps``, of the whole and of each place (none until three are learned)."""
+        median over ``_gaps``, of the whole and of each place (none until three are learned), and
+        how it leans away from the counts on record, point by point (over ``_leans``)."""
         self.misread: frozenset[int] = frozenset()
         """Points the camera has long read unlike the position that stands (see ``misread_seconds``)."""
         self._deficits: list[deque[tuple[float, float, int]]] = [deque() for _ in range(24)]
@@ -252,12 +256,14 @@ class Referee:
                     )
                     self.played.add(turn.color)
                 self.position = point.position
+                self._relean()
                 self.to_move = point.position.turn
                 self.phase = "playing" if self.moves or game.cube_actions else "opening"
                 if self.phase == "opening":
                     self.to_move = None
             else:
                 self.position = Position.initial(variant.name)
+                self._relean()
                 self.to_move = None
                 self.phase = "match-over" if score.winner(self.info.length) else "game-over"
             gap = point.gap
@@ -275,6 +281,7 @@ class Referee:
     def _new_game(self) -> None:
         self.game_number += 1
         self.position = Position.initial(self.variant.name)
+        self._relean()
         self.phase = "opening"
         self.to_move = None
         self.turn = None
@@ -679,6 +686,7 @@ class Referee:
         self.moves.append(record)
         self.played.add(turn.mover)
         self.position = record.after
+        self._relean()
         self.to_move = turn.mover.other
         self.turn = None
         for code in _CLEARED_AT_TURN_END:
@@ -762,11 +770,29 @@ class Referee:
         _, free = reading.best_keeping_count(standing)
         if free is not None:
             self._gaps.append(reading.place_gaps(standing, free))
+            if standing.same_board(self.position):
+                # (only what is on record: a play read as made may be the very misreading)
+                self._leans.append((standing.points, reading.deficits(standing)))
             if len(self._gaps) >= 3:
                 total = statistics.median(max(sum(gaps), 0.0) for gaps in self._gaps)
                 usual = tuple(max(statistics.median(place), 0.0) for place in zip(*self._gaps, strict=True))
-                self.usual_gap = Bias(usual, min(total, self.config.max_bias))
+                self.usual_gap = Bias(usual, min(total, self.config.max_bias), *self._lean(self.position))
         self._learn_misread(reading, standing)
+
+    def _relean(self) -> None:
+        """Measure the camera's lean from the position on record, which has just changed."""
+        if self.usual_gap.lean:
+            lean, stood = self._lean(self.position)
+            self.usual_gap = replace(self.usual_gap, lean=lean, stood=stood)
+
+    def _lean(self, standing: Position) -> tuple[tuple[float, ...], tuple[int, ...]]:
+        """Per point, the median deficit of the count that stands there now, over the recent
+        frames in which that count stood (none, 0, until three have)."""
+        lean = []
+        for i, count in enumerate(standing.points):
+            seen = [deficits[i] for points, deficits in self._leans if points[i] == count]
+            lean.append(statistics.median(seen) if len(seen) >= 3 else 0.0)
+        return tuple(lean), standing.points
 
     def _learn_misread(self, reading: BoardReading, standing: Position) -> None:
         """Note how far the camera read each point from the position that stands, and take as
@@ -1581,6 +1607,7 @@ class Referee:
         turn = self.turn
         if turn is None:
             self.position = seen.with_turn(self.position.turn)
+            self._relean()
             self.bus.emit("position-corrected", position=self.position.to_json())
             self._clear(ev.BOARD_CHANGED)
             return {"ok": True}

@@ -105,6 +105,35 @@ def test_a_usual_gap_is_forgiven_only_where_a_board_departs_and_never_more_than_
     assert Bias().forgive(reading, moved, start) == 0.0
 
 
+def test_a_board_gains_nothing_where_it_departs_toward_the_cameras_usual_misreading() -> None:
+    """The camera reads white's 8-point (three checkers) as four: a board with a fourth checker
+    there is likelier by 1.5 in this frame, and that is no evidence, for the camera said the same
+    when there were three. Only a departure from what stood is charged, never more than the lean
+    or what the board gains there."""
+    from nardy.referee.decode import Bias
+
+    start = Position.initial("short")
+    points = [{n: 0.98, n + 1: 0.01, n - 1: 0.01} for n in start.points]
+    points[7] = {4: 0.45, 3: 0.1, 5: 0.35, 2: 0.1}  # point 8 reads tall
+    reading = BoardReading.from_distributions(points, None, None)
+    onto = start.apply("13/8")  # a fourth checker on the 8-point
+    lean = [0.0] * 24
+    lean[7] = math.log(0.45 / 0.1)  # how much likelier four was than the three that stood
+    bias = Bias(lean=tuple(lean), stood=start.points)
+    gained = math.log(0.45 / 0.1)
+    assert reading.place_gaps(onto, start)[7] == pytest.approx(-gained)
+    assert bias.leaning(reading, onto, start) == pytest.approx(gained)
+    free = (reading.log_likelihood(start), start)
+    assert bias.gap(reading, onto, free) == pytest.approx(Bias().gap(reading, onto, free) + gained)
+    # the board that stood is charged nothing; nor is a lean smaller than the gain exceeded
+    assert bias.leaning(reading, start, onto) == 0.0
+    lean[7] = 0.5
+    assert Bias(lean=tuple(lean), stood=start.points).leaning(reading, onto, start) == pytest.approx(0.5)
+    # a point the camera reads right is no excuse
+    lean[7], lean[12] = 0.0, 3.0
+    assert Bias(lean=tuple(lean), stood=start.points).leaning(reading, onto, start) == 0.0
+
+
 def test_pinned_points_hold_what_the_position_has_there_and_unread_ones_soak_up_the_count() -> None:
     """Pinning points 7 and 12 to what the start has there keeps white's checkers on white's head;
     left unread, point 7 takes the three white checkers the reading of point 24 is unsure of."""

@@ -1160,6 +1160,40 @@ def test_the_usual_gap_is_forgiven_where_it_lies_not_at_points_the_camera_reads_
     assert t.last("illegal").data["points"] == [8, 13]
 
 
+def test_a_checker_set_beyond_a_pile_the_camera_reads_too_tall_is_called_illegal(table: Make) -> None:
+    """White's 8-point holds three, which this camera reads as four (1.8 likelier) frame after
+    frame. White plays 13/7 13/11 with 5-2: the checker that belongs on the 8-point lies on the
+    empty 7-point, plain to see (8.3). The nearest legal board, 13/8 13/11, gains 1.8 at the
+    8-point only from the camera's usual misreading, so the play is called illegal, not only
+    doubted (the long game of seed 97: a head of seven in a corner read as nine or ten)."""
+
+    def tall(position: Position) -> BoardReading:
+        points = [{n: 0.9995, n + 1: 0.00025, n - 1: 0.00025} for n in position.points]
+        n = position.points[7]
+        points[7] = {n + 1: 0.6, n + 2: 0.25, n: 0.1, n - 1: 0.05}
+        return BoardReading.from_distributions(points, ({0: 1.0}, {0: 1.0}), ({0: 1.0}, {0: 1.0}))
+
+    t = table("short")
+    start = Position.initial("short")
+    t.see(tall(start))
+    t.roll(2, 1)  # the opening: white moves first, and plays
+    t.see(tall(start.apply("13/11 6/5")))
+    t.roll(6, 4)
+    assert t.ref.turn is not None
+    t.see(tall(t.ref.turn.before.apply("13/7 13/9")))
+    t.roll(5, 2)
+    assert t.ref.turn is not None and not t.alerts()
+    before = t.ref.turn.before
+    assert before.points[7] == 3
+    wrong = before.apply("13/7 13/11")
+    near = before.apply("13/8 13/11")
+    gap = tall(wrong).log_likelihood(wrong) - tall(wrong).log_likelihood(near)
+    assert gap < OWN  # alone, the frame is only doubtfully illegal
+    t.see(tall(wrong))
+    assert ILLEGAL_PLAY in t.alerts() and LOOK not in t.alerts()
+    assert 7 in t.last("illegal").data["points"]
+
+
 @pytest.mark.parametrize("flicker_seconds", [0.5, 0.0])
 def test_a_frame_called_unsettled_now_and_then_pauses_settling_but_a_hand_restarts_it(
     table: Make, flicker_seconds: float
