@@ -67,7 +67,11 @@ class Bias:
         """What of ``position``'s gap from the free reading ``free`` is this camera's usual one."""
         if not self.usual or free is None:
             return 0.0
-        gaps = reading.place_gaps(position, free)
+        return self._forgiven(reading.place_gaps(position, free))
+
+    def _forgiven(self, gaps: tuple[float, ...]) -> float:
+        if not self.usual:
+            return 0.0
         return min(sum(min(u, g) for u, g in zip(self.usual, gaps, strict=True) if g > 0), self.total)
 
     def leaning(self, reading: BoardReading, position: Position, free: Position | None) -> float:
@@ -77,24 +81,24 @@ class Bias:
         said the same of the pile as it stood."""
         if not self.lean or free is None:
             return 0.0
-        gaps = reading.place_gaps(position, free)[: len(self.lean)]
-        return sum(
-            min(u, -g)
-            for u, g, mine, stood in zip(self.lean, gaps, position.points, self.stood, strict=True)
-            if g < 0 and mine != stood
-        )
+        return self._leant(reading.place_gaps(position, free), position)
+
+    def _leant(self, gaps: tuple[float, ...], position: Position) -> float:
+        if not self.lean:
+            return 0.0
+        points = zip(self.lean, gaps[: len(self.lean)], position.points, self.stood, strict=True)
+        return sum(min(u, -g) for u, g, mine, stood in points if g < 0 and mine != stood)
 
     def gap(self, reading: BoardReading, position: Position, free: tuple[float, Position | None]) -> float:
         """How much less likely (log) ``position`` is than the free reading ``free`` (the answer of
         :meth:`BoardReading.best_keeping_count`), less what of that is the usual gap, and without
         what it gains where the camera usually leans (``leaning``)."""
         free_ll, kept = free
-        return (
-            free_ll
-            - reading.log_likelihood(position)
-            - self.forgive(reading, position, kept)
-            + self.leaning(reading, position, kept)
-        )
+        gap = free_ll - reading.log_likelihood(position)
+        if kept is None or not (self.usual or self.lean):
+            return gap
+        gaps = reading.place_gaps(position, kept)  # (once, for both)
+        return gap - self._forgiven(gaps) + self._leant(gaps, position)
 
 
 NO_BIAS = Bias()
