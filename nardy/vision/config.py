@@ -289,6 +289,9 @@ class SettleConfig:
     """... (Lab units) ..."""
     frame_keep: float = 3.0
     """(the course is fitted again without the samples more than this many spreads off it) ..."""
+    frame_trim: float = 0.5
+    """(that first course is fitted to all the samples, then again to all but this share farthest
+    off that fit: a wide arm drags a fit to all towards itself; 0: not fitted again) ..."""
     frame_rows: int = 2
     """... in this many of the rows, ..."""
     frame_run: int = 2

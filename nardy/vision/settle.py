@@ -590,9 +590,21 @@ def _off_the_light(config: SettleConfig, lab: NDArray[np.float64], side: FrameSi
     """(rows, m) how far each of each row's m samples (``lab`` (rows, m, 3)) stands out from the
     frame, in the row's spreads: a lamp lights a side unevenly, so each channel's smooth course
     along it (a quadratic, fitted again without the samples far off the first fit) is taken away
-    first, and the spread is that of the rest about it."""
+    first, and the spread is that of the rest about it. With ``frame_trim`` that first course is
+    fitted again to the samples nearest a fit to all of them: an arm across a fifth of a side drags
+    a fit to all towards itself."""
     course = side.basis @ (side.fit @ lab)
     off = np.linalg.norm(lab - course, axis=2)
+    if config.frame_trim > 0:
+        # an arm across much of a side drags the course towards itself: it is fitted again to the
+        # samples nearest it, most of them the frame's (each row's least squares at once, by its
+        # normal equations over the nearer share of its samples, far more than the three terms)
+        m = off.shape[1]
+        k = min(m - 1, int((1.0 - config.frame_trim) * (m - 1)))
+        least = np.partition(off, k, axis=1)[:, k : k + 1]
+        weighed = side.basis.T[None, :, :] * (off <= least)[:, None, :]  # (rows, 3, m)
+        coef = np.linalg.solve(weighed @ side.basis, weighed @ lab)  # (rows, 3, 3)
+        off = np.linalg.norm(lab - side.basis @ coef, axis=2)
     spread = np.maximum(1.4826 * median(off, axis=1), config.frame_floor)
     keep = off < config.frame_keep * spread[:, None]
     for r in np.flatnonzero(~keep.all(axis=1)):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -49,6 +51,27 @@ def test_an_arm_over_the_near_side_names_the_points_beside_it() -> None:
         named = frame_crossings(config, arm, sides)
         assert named and all(p.startswith("bottom[") for p in named), named
         assert _columns(named) <= _near_the_sleeve(), named
+
+
+def test_a_wide_arm_over_an_unevenly_lit_side_is_named() -> None:
+    # a sleeve over a fifth of the near side, which a lamp lights brighter to the right: a course
+    # fitted to the whole side bends towards the sleeve and leaves nothing standing out from it;
+    # fitted again to the half of the samples nearest it, it follows the frame
+    sides = _sides(CORNERS)
+    config = SettleConfig()
+    whole_side_only = replace(config, frame_trim=0.0)
+    # board x 0.45-0.65: the bar and the points beside it
+    beside = {
+        i
+        for i in range(12)
+        if 0.45 - GEOMETRY.point_width <= GEOMETRY.point_x(i) <= 0.65 + GEOMETRY.point_width
+    }
+    for seed in range(4):
+        arm = _board(seed)
+        cv2.rectangle(arm, (600, 640), (760, 719), (120, 60, 40), -1)
+        named = frame_crossings(config, arm, sides)
+        assert _columns(named) and _columns(named) <= beside, named
+        assert frame_crossings(whole_side_only, arm, sides) == ()
 
 
 def _near_the_sleeve() -> set[int]:

@@ -23,7 +23,7 @@ SIZE = (960, 540)
     reason="5 of the 8 frames have every covered place named and 90% of the covered places are, but "
     "in scene 81 the arm lies across the empty bottom[8], named by the frame watch alone, which is read "
     "empty -- rightly -- with confidence 0.995: only places a sure hand patch covers are doubted (on the "
-    "300 frames of benchmarks/vision_hands.py every covered place is named in 47.6% of the frames)",
+    "300 frames of benchmarks/vision_hands.py every covered place is named in 55.8% of the frames)",
 )
 def test_an_arm_across_several_points_names_all_of_them(detector: Detector) -> None:
     # fingertips on a top-row point, the arm across the middle and the bottom row to the near edge
