@@ -356,6 +356,14 @@ class SettleConfig:
     spread over every count, and of its colour over both (the most likely stays the most likely):
     what is read under a hand is not to be trusted."""
 
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.frame_trim <= 0.5:
+            # the second fit needs the nearer half of a side's samples at least (a quadratic)
+            raise ValueError(
+                "settle.frame_trim is the share of a side's samples left out, in [0, 0.5]: "
+                f"got {self.frame_trim}"
+            )
+
 
 @dataclass(frozen=True)
 class TrayConfig:

@@ -6,8 +6,9 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
-from nardy.vision.config import SettleConfig
+from nardy.vision.config import RecognizerConfig, SettleConfig
 from nardy.vision.geometry import BoardGeometry, apply_homography, homography_to_image
 from nardy.vision.settle import FrameSide, frame_crossings, frame_sides, stacks_over
 
@@ -72,6 +73,13 @@ def test_a_wide_arm_over_an_unevenly_lit_side_is_named() -> None:
         named = frame_crossings(config, arm, sides)
         assert _columns(named) and _columns(named) <= beside, named
         assert frame_crossings(whole_side_only, arm, sides) == ()
+
+
+def test_a_trim_that_leaves_too_few_samples_is_refused() -> None:
+    with pytest.raises(ValueError, match="frame_trim"):
+        SettleConfig(frame_trim=0.9)
+    with pytest.raises(ValueError, match="frame_trim"):
+        RecognizerConfig.from_json({"settle": {"frame_trim": -0.1}})
 
 
 def _near_the_sleeve() -> set[int]:
