@@ -600,7 +600,7 @@ def _off_the_light(config: SettleConfig, lab: NDArray[np.float64], side: FrameSi
         # samples nearest it, most of them the frame's (each row's least squares at once, by its
         # normal equations over the nearer share of its samples, far more than the three terms)
         m = off.shape[1]
-        k = min(m - 1, int((1.0 - config.frame_trim) * (m - 1)))
+        k = int((1.0 - config.frame_trim) * (m - 1))  # frame_trim in (0, 0.5]: k in [(m - 1) / 2, m - 1)
         least = np.partition(off, k, axis=1)[:, k : k + 1]
         weighed = side.basis.T[None, :, :] * (off <= least)[:, None, :]  # (rows, 3, m)
         coef = np.linalg.solve(weighed @ side.basis, weighed @ lab)  # (rows, 3, 3)
