@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -43,7 +43,7 @@ from nardy.vision.render import (
     finish,
     hand_polygons,
 )
-from nardy.vision.style import BoardStyle, random_style
+from nardy.vision.style import BoardStyle, Ornament, random_ornament, random_style
 from nardy.vision.texture import board_texture, material
 
 
@@ -171,9 +171,13 @@ class Scene:
         tilt: tuple[float, float] = (0.0, 50.0),
         geometry: BoardGeometry = DEFAULT_GEOMETRY,
         harsh: float = 1.0,
+        ornament: Ornament | None = None,
     ) -> Scene:
-        """A scene with everything drawn from ``rng``; ``harsh`` scales the photographic nuisances."""
+        """A scene with everything drawn from ``rng``; ``harsh`` scales the photographic nuisances;
+        ``ornament`` decorates the field (drawing nothing from ``rng``: the same scene otherwise)."""
         style = random_style(rng, family, checker_set)
+        if ornament is not None:
+            style = replace(style, ornament=ornament)
         spec = CameraSpec(
             tilt=float(rng.uniform(*tilt)),
             azimuth=float(rng.normal(0, 12) if rng.random() < 0.75 else rng.uniform(-180, 180)),
@@ -437,14 +441,18 @@ def synthetic_sample(
     checker_sets: Sequence[str] | None = None,
     extras: bool = True,
     geometry: BoardGeometry = DEFAULT_GEOMETRY,
+    ornamented: bool = False,
 ) -> Sample:
     """Sample ``index`` of ``synthetic_set(n, seed, ...)`` (any ``n`` above ``index``), drawn on its
     own: every sample has its own random stream. ``geometry``: the board's proportions (the same
-    scene, camera and position drawn on a board of other proportions)."""
+    scene, camera and position drawn on a board of other proportions); ``ornamented``: the same
+    scene, camera and position with a medallion on the field (``style.Ornament``, from a stream of
+    its own)."""
     from nardy.vision.style import BOARD_FAMILIES, CHECKER_SETS
 
     fams = list(families or BOARD_FAMILIES)
     sets = list(checker_sets or CHECKER_SETS)
+    ornament = random_ornament(np.random.default_rng([seed, index, 9])) if ornamented else None
     rng = np.random.default_rng([seed, index])
     scene = Scene.random(
         rng,
@@ -453,6 +461,7 @@ def synthetic_sample(
         checker_set=sets[(index // len(fams)) % len(sets)],
         tilt=tilt,
         geometry=geometry,
+        ornament=ornament,
     )
     layout = random_layout(rng)
     dice = random_dice(scene, layout, rng, int(rng.integers(0, 3))) if extras else []
@@ -462,6 +471,8 @@ def synthetic_sample(
         cube = Cube(x, y, int(2 ** rng.integers(1, 7)), float(rng.uniform(0, 90)))
     sample = scene.render(layout, dice=dice, cube=cube, rng=rng)
     sample.meta["index"] = index
+    if ornament is not None:
+        sample.meta["ornament"] = asdict(ornament)
     return sample
 
 

@@ -35,6 +35,46 @@ class CheckerStyle:
 
 
 @dataclass(frozen=True)
+class Ornament:
+    """A decoration carved or burnt into the field, as on many long-nardy boards: in the middle of
+    each half a medallion of rings and petals round a centre, which shows between the points and in
+    the band between their tips (the points are painted over it)."""
+
+    contrast: float
+    """How much darker than the field the carving is (a share of its brightness; below 0: lighter)."""
+    radius: float
+    """The medallion's outer radius, as a share of the half's width."""
+    rings: int
+    """Concentric rings (1 or more)."""
+    petals: int
+    """Petals of the rosette inside the rings (0 for none)."""
+    line: float
+    """Width of the carved lines (board units)."""
+    filled: bool
+    """Whether the innermost ring is filled in (a dark centre) rather than drawn as a line."""
+
+    def __post_init__(self) -> None:
+        if not -1.0 < self.contrast < 1.0:
+            raise ValueError(f"ornament contrast {self.contrast} is outside (-1, 1)")
+        if not 0.0 < self.radius <= 0.5 or self.rings < 1 or self.petals < 0 or self.line <= 0:
+            raise ValueError(f"ornament {self} has no medallion to draw")
+
+
+def random_ornament(rng: np.random.Generator) -> Ornament:
+    """A medallion drawn from ``rng``: faint to strong, darker (carved, burnt) or, now and then,
+    lighter (inlaid) than the field."""
+    contrast = float(rng.uniform(0.15, 0.5)) * (1.0 if rng.random() < 0.8 else -0.6)
+    return Ornament(
+        contrast=contrast,
+        radius=float(rng.uniform(0.2, 0.45)),
+        rings=int(rng.integers(1, 4)),
+        petals=int(rng.choice([0, 6, 8, 12])),
+        line=float(rng.uniform(0.002, 0.006)),
+        filled=bool(rng.random() < 0.3),
+    )
+
+
+@dataclass(frozen=True)
 class BoardStyle:
     """How a board looks (everything the renderer randomises about the board itself)."""
 
@@ -56,6 +96,8 @@ class BoardStyle:
     grain_scale: float = 1.0
     """Scale of the wood grain / felt texture."""
     texture_strength: float = 1.0
+    ornament: Ornament | None = None
+    """A decoration on the field (None: a plain field)."""
 
 
 def _jitter(rng: np.random.Generator, colour: BGR, amount: float) -> BGR:

@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from nardy.vision.geometry import POINTS_PER_ROW, ROWS, BoardGeometry
-from nardy.vision.style import BGR, BoardStyle, Material
+from nardy.vision.style import BGR, BoardStyle, Material, Ornament
 
 Image = NDArray[np.float32]
 
@@ -66,6 +66,39 @@ def material(
     return np.asarray(np.clip(out, 0, 255), dtype=np.float32)
 
 
+def _ornament_mask(
+    geometry: BoardGeometry, ornament: Ornament, shape: tuple[int, int], to_px: NDArray[np.float64]
+) -> Image:
+    """(h, w) float32 coverage (0..1) of the carving of ``ornament`` on a texture of ``shape``
+    (``to_px`` takes board units to its pixels): a medallion in the middle of each half."""
+    scale = float(to_px[0, 0])
+    mask = np.zeros(shape, np.float32)
+    shift = 4  # sub-pixel precision of the drawing
+    one = 1 << shift
+    width = max(1, int(round(ornament.line * scale)))
+    half = geometry.half_width
+    for x0 in (0.0, half + geometry.bar_width):
+        centre = np.array([x0 + half / 2, geometry.height / 2, 1.0]) @ to_px.T
+        c = (int(round(centre[0] * one)), int(round(centre[1] * one)))
+        outer = ornament.radius * half * scale
+        for k in range(ornament.rings):
+            r = outer * (1.0 - 0.18 * k)
+            inner = k == ornament.rings - 1 and ornament.filled
+            axes = (int(round(r * one)), int(round(r * one)))
+            cv2.ellipse(mask, c, axes, 0.0, 0.0, 360.0, 1.0, -1 if inner else width, cv2.LINE_AA, shift)
+        petal = outer * (1.0 - 0.18 * ornament.rings)
+        for i in range(ornament.petals):
+            angle = 360.0 * i / ornament.petals
+            t = np.radians(angle)
+            pc = (
+                int(round((centre[0] + 0.5 * petal * np.cos(t)) * one)),
+                int(round((centre[1] + 0.5 * petal * np.sin(t)) * one)),
+            )
+            axes = (int(round(0.5 * petal * one)), int(round(0.16 * petal * one)))
+            cv2.ellipse(mask, pc, axes, angle, 0.0, 360.0, 1.0, width, cv2.LINE_AA, shift)
+    return np.asarray(np.minimum(mask, 1.0), dtype=np.float32)
+
+
 def board_texture(
     geometry: BoardGeometry, style: BoardStyle, rng: np.random.Generator, px_per_unit: float
 ) -> tuple[Image, NDArray[np.float64]]:
@@ -92,6 +125,11 @@ def board_texture(
         rng, (h, w), style.field, style.field_material, style.grain_scale, style.texture_strength, px_per_unit
     )
     play = rect_mask(0.0, 0.0, 1.0, geometry.height) > 0
+    if style.ornament is not None:
+        field *= (1.0 - style.ornament.contrast * _ornament_mask(geometry, style.ornament, (h, w), to_px))[
+            :, :, None
+        ]
+        np.clip(field, 0, 255, out=field)
     tex[play] = field[play]
     if geometry.tray_width > 0:
         tx0, ty0, tx1, ty1 = geometry.tray_rect()

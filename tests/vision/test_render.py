@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import numpy as np
 
 from nardy.vision.layout import BoardLayout
@@ -61,3 +63,46 @@ def test_points_far_off_the_frame_are_drawn_without_overflow() -> None:
     assert fixed.dtype == np.int32
     assert fixed[3].tolist() == [168, 324]
     assert np.all(np.abs(fixed) <= 1e6 * 16)
+
+
+def test_an_ornament_marks_the_field_between_the_points_and_nothing_else() -> None:
+    import cv2
+    import pytest
+
+    from nardy.vision.geometry import POINTS_PER_ROW, ROWS
+    from nardy.vision.style import Ornament, random_style
+    from nardy.vision.texture import board_texture
+
+    style = random_style(np.random.default_rng(8), "walnut")
+    medallion = Ornament(contrast=0.4, radius=0.35, rings=2, petals=8, line=0.005, filled=False)
+    g = Scene.random(np.random.default_rng(8)).geometry
+    plain, to_px = board_texture(g, style, np.random.default_rng(1), 600.0)
+    decorated, _ = board_texture(g, replace(style, ornament=medallion), np.random.default_rng(1), 600.0)
+    darker = (plain - decorated).sum(axis=2)
+    # where the field shows: the playing area less the bar and the points (drawn over the carving)
+    field = np.zeros(darker.shape, np.uint8)
+    corners = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, g.height], [0.0, g.height]])
+
+    def px(p: np.ndarray) -> np.ndarray:
+        return np.round(p @ to_px[:2, :2].T + to_px[:2, 2]).astype(np.int32)
+
+    cv2.fillPoly(field, [px(corners)], 1)
+    bar = np.array([[g.half_width, 0.0], [g.half_width + g.bar_width, 0.0]])
+    cv2.fillPoly(field, [px(np.vstack([bar, bar[::-1] + [0.0, g.height]]))], 0)
+    for row in ROWS:
+        for i in range(POINTS_PER_ROW):
+            cv2.fillPoly(field, [px(g.triangle(row, i))], 0)
+    near = cv2.dilate(field, np.ones((5, 5), np.uint8)) > 0  # (the outlines are antialiased)
+    assert (darker[field > 0] > 20).sum() > 2000  # the carving shows on the field ...
+    assert np.abs(darker[~near]).max() < 1e-3  # ... and nowhere else
+    # in both halves, round each half's middle
+    ys, xs = np.nonzero(darker > 20)
+    centres = [
+        px(np.array([[x0 + g.half_width / 2, g.height / 2]]))[0] for x0 in (0.0, g.half_width + g.bar_width)
+    ]
+    reach = (0.35 * g.half_width + 0.005) * to_px[0, 0] + 1.5  # the outer ring, its line and antialiasing
+    nearest = np.min([np.hypot(xs - cx, ys - cy) for cx, cy in centres], axis=0)
+    assert nearest.max() <= reach
+    assert all(np.any(np.hypot(xs - cx, ys - cy) < reach) for cx, cy in centres)
+    with pytest.raises(ValueError, match="contrast"):
+        Ornament(contrast=1.5, radius=0.3, rings=1, petals=0, line=0.004, filled=False)
