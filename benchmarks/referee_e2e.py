@@ -21,7 +21,9 @@ Run: ``python -m benchmarks.referee_e2e [--games 4] [--seed 1] [--size 1280x720]
 two cores are put together with ``--merge A.json B.json``. ``--draw N`` (N > 0) plays the same games
 with another draw of each frame's sensor noise (and motion blur's direction, where the scene has
 motion blur); the board, the light and where each checker lies stay the same. A game that goes
-wrong on one draw only was decided by the noise on a few frames.
+wrong on one draw only was decided by the noise on a few frames. ``--ornamented`` plays the same
+games on the same boards with a medallion carved in the middle of each half of the field, as on
+many long-nardy boards (``nardy.vision.style.Ornament``).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from nardy.rules import Position
 from nardy.vision.config import RecognizerConfig
 from nardy.vision.recognizer import Recognizer
 from nardy.vision.scene import Scene
+from nardy.vision.style import random_ornament
 
 ALARMS_IGNORED = {"illegal-play", "please-look", "check-play", "point-misread"}
 """Alert codes that are not false alarms: the injected illegal plays' own alert (counted as
@@ -82,13 +85,16 @@ def run_game(
     illegal_rate: float,
     learned_colours: bool = False,
     draw: int = 0,
+    ornamented: bool = False,
 ) -> dict[str, Any]:
     """One scripted game through vision and the referee. ``learned_colours``: the recognizer is
     given the checker colours learned from a still frame of the start position, as ``nardy
     calibrate board`` stores them in a profile (else the colours come from each frame). ``draw``:
-    which draw of each frame's sensor noise (0: the scene's own)."""
+    which draw of each frame's sensor noise (0: the scene's own). ``ornamented``: the same game on
+    the same board with a medallion on its field (``style.Ornament``, from a stream of its own)."""
     rng = np.random.default_rng(seed)
-    scene = Scene.random(rng, size=size)
+    ornament = random_ornament(np.random.default_rng([seed, 9])) if ornamented else None
+    scene = Scene.random(rng, size=size, ornament=ornament)
     orientation = Orientation(
         home=CORNERS[int(rng.integers(4))], white="light" if rng.random() < 0.5 else "dark"
     )
@@ -244,9 +250,14 @@ def summary_table(rows: Sequence[dict[str, Any]]) -> str:
     )
 
 
-def _name(learned_colours: bool, draw: int) -> str:
+def _name(learned_colours: bool, draw: int, ornamented: bool = False) -> str:
     """The result file's name for a run with these options."""
-    return "referee_e2e" + ("_learned" if learned_colours else "") + (f"_draw{draw}" if draw else "")
+    return (
+        "referee_e2e"
+        + ("_learned" if learned_colours else "")
+        + (f"_draw{draw}" if draw else "")
+        + ("_ornamented" if ornamented else "")
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -271,6 +282,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "referee_e2e[_learned]_drawN.json)",
     )
     parser.add_argument(
+        "--ornamented",
+        action="store_true",
+        help="the same games on boards with a medallion on the field "
+        "(results in referee_e2e_ornamented.json)",
+    )
+    parser.add_argument(
         "--merge",
         nargs="+",
         metavar="JSON",
@@ -287,7 +304,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\n{len(games)} games from {len(runs)} runs, seeds {', '.join(map(str, seeds))}")
         merged = {"args": {"merged": [run.get("args") for run in runs]}, "rows": rows, "games": games}
         first = runs[0].get("args") or {}
-        name = _name(bool(first.get("learned_colours")), int(first.get("draw") or 0))
+        name = _name(
+            bool(first.get("learned_colours")), int(first.get("draw") or 0), bool(first.get("ornamented"))
+        )
         print(f"wrote {write(name, merged)}")
         return 0
     try:
@@ -300,7 +319,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     games = []
     for i in range(args.games):
         variant = "short" if i % 2 == 0 else "long"
-        result = run_game(variant, args.seed + i, (w, h), args.illegal_rate, args.learned_colours, args.draw)
+        result = run_game(
+            variant,
+            args.seed + i,
+            (w, h),
+            args.illegal_rate,
+            args.learned_colours,
+            args.draw,
+            args.ornamented,
+        )
         games.append(result)
         print(
             f"game {i + 1}: {variant} seed {result['seed']}: "
@@ -318,7 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"illegal rate {args.illegal_rate}, recording at {SimConfig().fps:g} fps"
         + (f", noise draw {args.draw}" if args.draw else "")
     )
-    name = _name(args.learned_colours, args.draw)
+    name = _name(args.learned_colours, args.draw, args.ornamented)
     print(f"wrote {write(name, {'args': vars(args), 'rows': rows, 'games': games})}")
     return 0
 
