@@ -80,7 +80,7 @@ def radial_votes(ev: Evidence, radius: float, spread: tuple[float, ...], floor: 
     py *= np.float32(wide)
     py += px  # the padded grid has fewer than 2**24 cells: exact in single precision
     # (bincount sums in double precision over indices of the platform's width: handed those, it
-    # makes no copies of its own -- the same sums in the same order, a third quicker)
+    # makes no copies of its own -- the same sums in the same order)
     votes = np.tile(weight.astype(np.float64), len(reach))
     acc = np.bincount(py.reshape(-1).astype(np.intp), weights=votes, minlength=(h + 2 * pad) * wide)
     return np.asarray(acc.reshape(h + 2 * pad, wide)[pad : pad + h, pad : pad + w], dtype=np.float32)
