@@ -29,6 +29,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--size", default="1280x720", help="image size WIDTHxHEIGHT (default 1280x720)")
     p.add_argument("--max-tilt", type=float, default=50.0, help="largest camera tilt in degrees (default 50)")
     p.add_argument("--png", action="store_true", help="write lossless PNG instead of JPEG (quality 95)")
+    p.add_argument(
+        "--ornamented",
+        action="store_true",
+        help="the same scenes with a medallion carved in the middle of each half of the field",
+    )
     p.set_defaults(func=run)
 
 
@@ -50,7 +55,9 @@ def run(args: argparse.Namespace) -> int:
     ext = ".png" if args.png else ".jpg"
     params = [] if args.png else [cv2.IMWRITE_JPEG_QUALITY, 95]
     with open(out / "labels.jsonl", "w", encoding="utf-8") as labels:
-        for sample in synthetic_set(args.n, args.seed, size=(w, h), tilt=(0.0, args.max_tilt)):
+        for sample in synthetic_set(
+            args.n, args.seed, size=(w, h), tilt=(0.0, args.max_tilt), ornamented=args.ornamented
+        ):
             name = f"{sample.meta['index']:05d}{ext}"
             cv2.imwrite(str(out / name), sample.image, params)
             record = {

@@ -485,13 +485,21 @@ def synthetic_set(
     families: Sequence[str] | None = None,
     checker_sets: Sequence[str] | None = None,
     extras: bool = True,
+    ornamented: bool = False,
 ) -> Iterator[Sample]:
     """``n`` labelled samples, each on a new random scene (style, camera and light), seeded.
 
     Families and checker sets cycle so every kind appears evenly; ``extras`` adds dice and the cube
-    on free parts of the board.
+    on free parts of the board; ``ornamented`` a medallion on every field (``synthetic_sample``).
     """
     for i in range(n):
         yield synthetic_sample(
-            seed, i, size=size, tilt=tilt, families=families, checker_sets=checker_sets, extras=extras
+            seed,
+            i,
+            size=size,
+            tilt=tilt,
+            families=families,
+            checker_sets=checker_sets,
+            extras=extras,
+            ornamented=ornamented,
         )

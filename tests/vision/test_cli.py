@@ -32,6 +32,30 @@ def test_synth_writes_images_and_labels(synth_dir: Path) -> None:
         assert len(r["layout"]["top"]) == 12 and len(r["layout"]["bottom"]) == 12
 
 
+def test_synth_ornamented_draws_the_same_scenes_with_a_medallion(tmp_path: Path) -> None:
+    import cv2
+    import numpy as np
+
+    args = ["synth", "--n", "2", "--seed", "3", "--size", "640x360", "--png"]
+    assert main([*args, "--out", str(tmp_path / "plain")]) == 0
+    assert main([*args, "--ornamented", "--out", str(tmp_path / "decorated")]) == 0
+    plain, decorated = _labels(tmp_path / "plain"), _labels(tmp_path / "decorated")
+    for a, b in zip(plain, decorated, strict=True):
+        assert a["layout"] == b["layout"] and a["corners"] == b["corners"]
+        assert "ornament" not in a["meta"]
+        assert 0.0 < b["meta"]["ornament"]["radius"] <= 0.5 and b["meta"]["ornament"]["rings"] >= 1
+        # the same scene but for the medallion: the pictures differ, and only round the board's middle
+        diff = np.abs(
+            cv2.imread(str(tmp_path / "decorated" / b["file"])).astype(float)
+            - cv2.imread(str(tmp_path / "plain" / a["file"])).astype(float)
+        ).sum(axis=2)
+        ys, xs = np.nonzero(diff > 30)
+        assert len(ys) > 50
+        corners = np.array(b["corners"])
+        lo, hi = corners.min(axis=0), corners.max(axis=0)
+        assert np.all((xs >= lo[0] - 2) & (xs <= hi[0] + 2) & (ys >= lo[1] - 2) & (ys <= hi[1] + 2))
+
+
 def test_recognize_json_lines_and_a_bad_file_does_not_stop_the_rest(
     synth_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
