@@ -22,6 +22,11 @@ class RefereeConfig:
     reading counts, with those places suspect (an alarm must hold without them). A place or two
     (``tolerated_unsettled``) called unsettled in every reading this long, while hands came and
     went (a pile the camera cannot make out), are suspect without their neighbours."""
+    obscured_points: int = 18
+    obscured_seconds: float = 10.0
+    """A patch that stays over ``obscured_points`` of the 24 points or more for ``obscured_seconds``
+    (a cloth, a reflection, a decoration the camera takes for something lying there) leaves every
+    point suspect, so no play could be called illegal: the ``not-settled`` warning says so."""
     alarm_settle_seconds: float = 1.5
     """A board that says something is wrong (an illegal play, a changed board, checkers missing)
     must have looked the same this long: a player pausing mid-move is not an offence."""

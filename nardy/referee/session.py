@@ -176,6 +176,8 @@ class Referee:
         self._patch: frozenset[str] = frozenset()
         """The places called unsettled since the board last read settled (see ``_patch_stands``)."""
         self._patch_since = 0.0
+        self._obscured_since: float | None = None
+        """Since when a standing patch has lain over ``obscured_points`` points or more."""
         self._named_since: dict[str, float] = {}
         """Each place called unsettled in every reading since the time it holds."""
         self._resync_at: tuple[int, int] | None = None
@@ -709,6 +711,7 @@ class Referee:
                 or len(places) > self.config.tolerated_unsettled
             )
             stands = self._patch_stands(reading, now)  # (every reading: a settled one ends the patch)
+            self._watch_obscured(reading, stands, now)
             standing = self._standing(reading, now)
             if len(places) <= self.config.tolerated_unsettled:
                 # a place or two called unsettled frame after frame, whatever came and went, is
@@ -751,6 +754,28 @@ class Referee:
         if not places <= self._patch:
             self._patch, self._patch_since = self._patch | places, now
         return now - self._patch_since >= self.config.patch_seconds
+
+    def _watch_obscured(self, reading: BoardReading, stands: bool, now: float) -> None:
+        """Warn (``not-settled``) once a patch has stood over ``obscured_points`` points or more
+        for ``obscured_seconds``: every point under it is suspect, so the referee can call no play
+        illegal while it stays. Cleared when a reading names fewer points."""
+        points = sum(1 for w in reading.unsettled if w.startswith(("top[", "bottom[")))
+        if points < self.config.obscured_points:
+            self._obscured_since = None
+            self._clear(ev.NOT_SETTLED)
+            return
+        if not stands:
+            return
+        if self._obscured_since is None:
+            self._obscured_since = now
+        if now - self._obscured_since >= self.config.obscured_seconds:
+            self._alert(
+                ev.NOT_SETTLED,
+                "warning",
+                "the camera sees something lying still over most of the board (a cloth, a reflection, "
+                "or a decoration of the board it takes for one): plays are followed, but none can be "
+                "called illegal until it reads clear",
+            )
 
     def _standing(self, reading: BoardReading, now: float) -> frozenset[str]:
         """The places ``reading`` calls unsettled that every reading has called so for

@@ -14,6 +14,7 @@ from nardy.referee.events import (
     CHECK,
     ILLEGAL_PLAY,
     LOOK,
+    NOT_SETTLED,
     OUT_OF_TURN,
     POINT_MISREAD,
     UNFINISHED_PLAY,
@@ -612,6 +613,30 @@ def test_a_patch_called_unsettled_that_stays_put_does_not_stall_the_referee(tabl
     t.see(_unsettled(start.apply("24/13"), patch, frozenset(range(1, 25))), frames=5)
     # ... and the same places called unsettled again are a hand until they have stood as long
     assert t.last("board").data["settled"] is False
+
+
+def test_a_patch_that_stays_over_most_of_the_board_is_reported(table: Make) -> None:
+    """A medallion in the middle of each half that the camera takes for something lying on the
+    board can make it call every place unsettled on every frame: the reading still counts (the
+    patch stays), but with every point suspect no play can be called illegal, and the referee says
+    so once the patch has stood ``obscured_seconds`` -- not for a patch over a few points."""
+    t = table("short")
+    start = Position.initial("short")
+    t.show(start)
+    t.roll(6, 5)
+    few = ("top[3]", "top[4]", "top[5]", "bottom[3]", "bottom[4]", "bottom[5]", "bar")
+    t.see(_unsettled(start, few, frozenset({3, 4, 5, 6, 7, 8, 17, 18, 19, 20, 21, 22})), frames=100)
+    assert NOT_SETTLED not in t.alerts()
+    everywhere = tuple(f"{row}[{i}]" for row in ("top", "bottom") for i in range(12)) + ("bar", "off")
+    cloth = _unsettled(start.apply("24/13"), everywhere, frozenset(range(1, 25)))
+    t.see(cloth, frames=55)  # 11 s, the first 2 of them before the patch counts as standing
+    assert NOT_SETTLED not in t.alerts()
+    assert t.ref.turn is not None and t.ref.turn.status == "played"  # (plays are still followed)
+    t.see(cloth, frames=10)
+    assert NOT_SETTLED in t.alerts()
+    assert t.last("alert").data["severity"] == "warning"
+    t.show(start.apply("24/13"))  # it has gone: the board reads clear
+    assert NOT_SETTLED not in t.alerts()
 
 
 def test_a_hand_moving_over_the_board_stays_a_disturbance(table: Make) -> None:
@@ -1644,9 +1669,7 @@ def _named(position: Position, places: dict[str, int]) -> BoardReading:
 
     seen = BoardReading.certain(position, 0.9995)
     suspect = frozenset(p for point in places.values() for p in row_neighbourhood(point))
-    return BoardReading(
-        seen.points, seen.bar, seen.off, False, tuple(places), suspect, tuple(places.items())
-    )
+    return BoardReading(seen.points, seen.bar, seen.off, False, tuple(places), suspect, tuple(places.items()))
 
 
 WHITE_START = {24: 2, 13: 5, 8: 3, 6: 5}
