@@ -178,6 +178,8 @@ class Referee:
         self._patch_since = 0.0
         self._obscured_since: float | None = None
         """Since when a standing patch has lain over ``obscured_points`` points or more."""
+        self._unobscured_since: float | None = None
+        """Since when the readings have named fewer points than that."""
         self._named_since: dict[str, float] = {}
         """Each place called unsettled in every reading since the time it holds."""
         self._resync_at: tuple[int, int] | None = None
@@ -758,13 +760,20 @@ class Referee:
     def _watch_obscured(self, reading: BoardReading, stands: bool, now: float) -> None:
         """Warn (``not-settled``) once a patch has stood over ``obscured_points`` points or more
         for ``obscured_seconds``: every point under it is suspect, so the referee can call no play
-        illegal while it stays. Cleared when a reading names fewer points."""
+        illegal while it stays. Hands at work in between neither start nor end it (the time runs
+        on); readings that name fewer points, or none, for as long end it (a frame or two that
+        reads clear does not: the camera may waver over such a patch)."""
         points = sum(1 for w in reading.unsettled if w.startswith(("top[", "bottom[")))
-        if points < self.config.obscured_points:
+        if points >= self.config.obscured_points:
+            self._unobscured_since = None
+        elif self._unobscured_since is None:
+            self._unobscured_since = now
+        unobscured = self._unobscured_since
+        if unobscured is not None and now - unobscured >= self.config.obscured_seconds:
             self._obscured_since = None
             self._clear(ev.NOT_SETTLED)
             return
-        if not stands:
+        if not stands or points < self.config.obscured_points:
             return
         if self._obscured_since is None:
             self._obscured_since = now

@@ -629,13 +629,21 @@ def test_a_patch_that_stays_over_most_of_the_board_is_reported(table: Make) -> N
     assert NOT_SETTLED not in t.alerts()
     everywhere = tuple(f"{row}[{i}]" for row in ("top", "bottom") for i in range(12)) + ("bar", "off")
     cloth = _unsettled(start.apply("24/13"), everywhere, frozenset(range(1, 25)))
-    t.see(cloth, frames=55)  # 11 s, the first 2 of them before the patch counts as standing
+    t.see(cloth, frames=30)  # 6 s, the first 2 of them before the patch counts as standing
+    t.hand(frames=5)  # a hand at work for a second neither ends the patch nor starts it again
+    t.see(cloth, frames=20)
     assert NOT_SETTLED not in t.alerts()
     assert t.ref.turn is not None and t.ref.turn.status == "played"  # (plays are still followed)
     t.see(cloth, frames=10)
     assert NOT_SETTLED in t.alerts()
     assert t.last("alert").data["severity"] == "warning"
-    t.show(start.apply("24/13"))  # it has gone: the board reads clear
+    # a hand over part of it, so that fewer places are named for a moment, does not end it either
+    t.see(_unsettled(start.apply("24/13"), few, frozenset(range(1, 25))), frames=5)
+    t.hand(frames=5)
+    assert NOT_SETTLED in t.alerts()
+    t.show(start.apply("24/13"), frames=10)  # a moment of a clear board is not yet its end ...
+    assert NOT_SETTLED in t.alerts()
+    t.show(start.apply("24/13"), frames=45)  # ... but it has gone, and the board reads clear
     assert NOT_SETTLED not in t.alerts()
 
 
