@@ -69,13 +69,13 @@ def test_an_ornament_marks_the_field_between_the_points_and_nothing_else() -> No
     import cv2
     import pytest
 
-    from nardy.vision.geometry import POINTS_PER_ROW, ROWS
+    from nardy.vision.geometry import POINTS_PER_ROW, ROWS, BoardGeometry
     from nardy.vision.style import Ornament, random_style
     from nardy.vision.texture import board_texture
 
     style = random_style(np.random.default_rng(8), "walnut")
     medallion = Ornament(contrast=0.4, radius=0.35, rings=2, petals=8, line=0.005, filled=False)
-    g = Scene.random(np.random.default_rng(8)).geometry
+    g = BoardGeometry()
     plain, to_px = board_texture(g, style, np.random.default_rng(1), 600.0)
     decorated, _ = board_texture(g, replace(style, ornament=medallion), np.random.default_rng(1), 600.0)
     darker = (plain - decorated).sum(axis=2)
