@@ -597,23 +597,27 @@ def _off_the_light(config: SettleConfig, lab: NDArray[np.float64], side: FrameSi
     off = np.linalg.norm(lab - course, axis=2)
     if config.frame_trim > 0:
         # an arm across much of a side drags the course towards itself: it is fitted again to the
-        # samples nearest it, most of them the frame's (each row's least squares at once, by its
-        # normal equations over the nearer share of its samples, far more than the three terms)
+        # samples nearest it, most of them the frame's
         m = off.shape[1]
         k = int((1.0 - config.frame_trim) * (m - 1))  # frame_trim in (0, 0.5]: k in [(m - 1) / 2, m - 1)
-        least = np.partition(off, k, axis=1)[:, k : k + 1]
-        weighed = side.basis.T[None, :, :] * (off <= least)[:, None, :]  # (rows, 3, m)
-        coef = np.linalg.solve(weighed @ side.basis, weighed @ lab)  # (rows, 3, 3)
-        off = np.linalg.norm(lab - side.basis @ coef, axis=2)
+        off = _off_course(side, lab, off <= np.partition(off, k, axis=1)[:, k : k + 1])
     spread = np.maximum(1.4826 * median(off, axis=1), config.frame_floor)
     keep = off < config.frame_keep * spread[:, None]
-    for r in np.flatnonzero(~keep.all(axis=1)):
-        if keep[r].sum() < side.basis.shape[1] + 2:
-            continue
-        coef, *_ = np.linalg.lstsq(side.basis[keep[r]], lab[r][keep[r]], rcond=None)
-        off[r] = np.linalg.norm(lab[r] - side.basis @ coef, axis=1)
-        spread[r] = max(1.4826 * float(median(off[r][keep[r]])), config.frame_floor)
+    again = ~keep.all(axis=1) & (keep.sum(axis=1) >= side.basis.shape[1] + 2)
+    if again.any():
+        off[again] = _off_course(side, lab[again], keep[again])
+        for r in np.flatnonzero(again):
+            spread[r] = max(1.4826 * float(median(off[r][keep[r]])), config.frame_floor)
     return np.asarray(off / spread[:, None], dtype=np.float64)
+
+
+def _off_course(side: FrameSide, lab: NDArray[np.float64], use: NDArray[np.bool_]) -> NDArray[np.float64]:
+    """(rows, m) how far each sample of ``lab`` (rows, m, 3) lies from its row's quadratic course
+    fitted to the samples ``use`` (rows, m) marks: every row's least squares at once, by its normal
+    equations (each row uses far more samples than the three terms)."""
+    weighed = side.basis.T[None, :, :] * use[:, None, :]  # (rows, 3, m)
+    coef = np.linalg.solve(weighed @ side.basis, weighed @ lab)  # (rows, 3, 3)
+    return np.asarray(np.linalg.norm(lab - side.basis @ coef, axis=2), dtype=np.float64)
 
 
 def _side_place(geometry: BoardGeometry, side: str, x: float, y: float) -> str:
